@@ -1,0 +1,3 @@
+//! Portolan: a rules host for board and war games.
+pub mod kernel;
+pub mod script;

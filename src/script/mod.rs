@@ -1,0 +1,2 @@
+//! The Lua host.
+pub mod sandbox;
