@@ -1,3 +1,18 @@
-//! The kernel: board, pieces, dice, state, turn loop and views.
+//! The kernel: board, pieces, dice, state, turn loop and views. Nothing here
+//! names a game: every game's specifics come from its package's data and
+//! scripts.
+pub mod action;
+pub mod board;
 pub mod dice;
+pub mod engine;
+pub mod event;
+pub mod game;
+pub mod hash;
+pub mod movement;
+pub mod piece;
+pub mod placement;
 pub mod rng;
+pub mod scripts;
+pub mod state;
+pub mod value;
+pub mod victory;

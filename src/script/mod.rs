@@ -1,2 +1,1 @@
 //! The Lua host.
-pub mod sandbox;

@@ -1,0 +1,4 @@
+//! Game data: YAML schemas, their validation, and their errors.
+pub mod compile;
+pub mod error;
+pub mod game_file;

@@ -1,0 +1,344 @@
+//! The board graph: spaces joined by typed edges.
+//!
+//! A grid (Convoy's 7x5 sea) and an area map (Mediterranea's regions) are the
+//! same structure: spaces with a kind, tags and attributes, joined by edges
+//! that carry a kind ("adjacent", "strait", ...) and, on grids, a compass
+//! direction. The board is immutable once built; what stands on it lives in
+//! the game state.
+
+use crate::kernel::value::Vars;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fmt;
+
+/// Index of a space on its board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct SpaceId(pub u16);
+
+/// A compass direction between neighbouring grid cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dir {
+    North,
+    East,
+    South,
+    West,
+}
+
+impl Dir {
+    pub fn opposite(self) -> Dir {
+        match self {
+            Dir::North => Dir::South,
+            Dir::South => Dir::North,
+            Dir::East => Dir::West,
+            Dir::West => Dir::East,
+        }
+    }
+}
+
+/// One space: a grid cell, a land or sea area, an off-map box.
+#[derive(Clone, Debug)]
+pub struct Space {
+    pub name: String,
+    /// Index into [`Board::space_kinds`]; movement rules compare these.
+    pub kind: u8,
+    pub tags: Vec<String>,
+    pub region: Option<String>,
+    /// Drawing coordinates, for renderers; the rules never read them.
+    pub xy: Option<[f32; 2]>,
+    pub attrs: Vars,
+    /// Column and row (both from 0) when the space is a grid cell.
+    pub cell: Option<(u8, u8)>,
+}
+
+/// A connection from one space to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Edge {
+    pub to: SpaceId,
+    /// Index into [`Board::edge_kinds`].
+    pub kind: u8,
+    pub dir: Option<Dir>,
+}
+
+/// The size of a grid board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GridSize {
+    pub columns: u8,
+    pub rows: u8,
+}
+
+/// The immutable board graph.
+#[derive(Clone, Debug, Default)]
+pub struct Board {
+    spaces: Vec<Space>,
+    edges: Vec<Vec<Edge>>,
+    index: HashMap<String, SpaceId>,
+    space_kinds: Vec<String>,
+    edge_kinds: Vec<String>,
+    grid: Option<GridSize>,
+}
+
+/// The edge kind every grid edge and every undeclared connection has.
+pub const ADJACENT: &str = "adjacent";
+
+impl Board {
+    /// A grid of `columns` x `rows` cells named like chess squares: columns
+    /// are letters from `a` (left, seen from the south edge), rows are numbers
+    /// from `1` (the south edge). Cells are numbered row by row from a1, and
+    /// neighbours are orthogonal, listed north, east, south, west.
+    pub fn grid(size: GridSize, kind: &str) -> Board {
+        let mut board = Board {
+            grid: Some(size),
+            ..Board::default()
+        };
+        let kind = board.intern_space_kind(kind);
+        board.edge_kinds.push(ADJACENT.to_string());
+        for row in 0..size.rows {
+            for col in 0..size.columns {
+                board.push_space(Space {
+                    name: cell_name(col, row),
+                    kind,
+                    tags: Vec::new(),
+                    region: None,
+                    xy: Some([f32::from(col), f32::from(row)]),
+                    attrs: Vars::new(),
+                    cell: Some((col, row)),
+                });
+            }
+        }
+        for row in 0..size.rows {
+            for col in 0..size.columns {
+                let id = board.cell(col, row).expect("cell exists");
+                let steps = [
+                    (Dir::North, 0, 1),
+                    (Dir::East, 1, 0),
+                    (Dir::South, 0, -1),
+                    (Dir::West, -1, 0),
+                ];
+                for (dir, dc, dr) in steps {
+                    let (c, r) = (i16::from(col) + dc, i16::from(row) + dr);
+                    if let Some(to) = board.cell_i(c, r) {
+                        board.edges[id.0 as usize].push(Edge {
+                            to,
+                            kind: 0,
+                            dir: Some(dir),
+                        });
+                    }
+                }
+            }
+        }
+        board
+    }
+
+    /// An empty board for area maps; add spaces, then connect them.
+    pub fn areas() -> Board {
+        let mut board = Board::default();
+        board.edge_kinds.push(ADJACENT.to_string());
+        board
+    }
+
+    /// Adds a space and returns its id. Names must be unique (the loader
+    /// checks, with file positions, before calling this).
+    pub fn add_space(&mut self, name: &str, kind: &str) -> SpaceId {
+        let kind = self.intern_space_kind(kind);
+        self.push_space(Space {
+            name: name.to_string(),
+            kind,
+            tags: Vec::new(),
+            region: None,
+            xy: None,
+            attrs: Vars::new(),
+            cell: None,
+        })
+    }
+
+    /// Joins two spaces both ways with an edge of the given kind.
+    pub fn connect(&mut self, a: SpaceId, b: SpaceId, kind: &str) {
+        let kind = intern(&mut self.edge_kinds, kind);
+        self.edges[a.0 as usize].push(Edge {
+            to: b,
+            kind,
+            dir: None,
+        });
+        self.edges[b.0 as usize].push(Edge {
+            to: a,
+            kind,
+            dir: None,
+        });
+    }
+
+    pub fn space_mut(&mut self, id: SpaceId) -> &mut Space {
+        &mut self.spaces[id.0 as usize]
+    }
+
+    /// Changes a space's kind (an optional rule turning a sea cell to land).
+    pub fn set_space_kind(&mut self, id: SpaceId, kind: &str) {
+        let kind = self.intern_space_kind(kind);
+        self.spaces[id.0 as usize].kind = kind;
+    }
+
+    pub fn len(&self) -> usize {
+        self.spaces.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spaces.is_empty()
+    }
+
+    pub fn ids(&self) -> impl Iterator<Item = SpaceId> + '_ {
+        (0..self.spaces.len() as u16).map(SpaceId)
+    }
+
+    pub fn space(&self, id: SpaceId) -> &Space {
+        &self.spaces[id.0 as usize]
+    }
+
+    pub fn name(&self, id: SpaceId) -> &str {
+        &self.spaces[id.0 as usize].name
+    }
+
+    /// Looks a space up by name, ignoring case (users type `B2` and `b2`).
+    pub fn find(&self, name: &str) -> Option<SpaceId> {
+        self.index
+            .get(name)
+            .or_else(|| self.index.get(&name.to_ascii_lowercase()))
+            .copied()
+    }
+
+    pub fn edges(&self, id: SpaceId) -> &[Edge] {
+        &self.edges[id.0 as usize]
+    }
+
+    pub fn neighbours(&self, id: SpaceId) -> impl Iterator<Item = SpaceId> + '_ {
+        self.edges(id).iter().map(|e| e.to)
+    }
+
+    pub fn grid_size(&self) -> Option<GridSize> {
+        self.grid
+    }
+
+    /// The grid cell at a column and row (both from 0).
+    pub fn cell(&self, col: u8, row: u8) -> Option<SpaceId> {
+        self.cell_i(i16::from(col), i16::from(row))
+    }
+
+    pub fn space_kinds(&self) -> &[String] {
+        &self.space_kinds
+    }
+
+    pub fn space_kind_name(&self, id: SpaceId) -> &str {
+        &self.space_kinds[self.space(id).kind as usize]
+    }
+
+    pub fn space_kind_index(&self, kind: &str) -> Option<u8> {
+        self.space_kinds
+            .iter()
+            .position(|k| k == kind)
+            .map(|i| i as u8)
+    }
+
+    pub fn edge_kinds(&self) -> &[String] {
+        &self.edge_kinds
+    }
+
+    pub fn edge_kind_index(&self, kind: &str) -> Option<u8> {
+        self.edge_kinds
+            .iter()
+            .position(|k| k == kind)
+            .map(|i| i as u8)
+    }
+
+    fn cell_i(&self, col: i16, row: i16) -> Option<SpaceId> {
+        let size = self.grid?;
+        let inside =
+            (0..i16::from(size.columns)).contains(&col) && (0..i16::from(size.rows)).contains(&row);
+        inside.then(|| SpaceId((row * i16::from(size.columns) + col) as u16))
+    }
+
+    fn intern_space_kind(&mut self, kind: &str) -> u8 {
+        intern(&mut self.space_kinds, kind)
+    }
+
+    fn push_space(&mut self, space: Space) -> SpaceId {
+        let id = SpaceId(self.spaces.len() as u16);
+        self.index.insert(space.name.clone(), id);
+        self.spaces.push(space);
+        self.edges.push(Vec::new());
+        id
+    }
+}
+
+fn intern(names: &mut Vec<String>, name: &str) -> u8 {
+    match names.iter().position(|n| n == name) {
+        Some(i) => i as u8,
+        None => {
+            names.push(name.to_string());
+            (names.len() - 1) as u8
+        }
+    }
+}
+
+/// The name of a grid cell: column letter, then row number from 1.
+pub fn cell_name(col: u8, row: u8) -> String {
+    format!("{}{}", (b'a' + col) as char, row + 1)
+}
+
+impl fmt::Display for SpaceId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grid_names_cells_like_chess_squares() {
+        let b = Board::grid(
+            GridSize {
+                columns: 7,
+                rows: 5,
+            },
+            "sea",
+        );
+        assert_eq!(b.len(), 35);
+        assert_eq!(b.name(SpaceId(0)), "a1");
+        assert_eq!(b.name(SpaceId(34)), "g5");
+        assert_eq!(b.find("D3"), b.cell(3, 2));
+    }
+
+    #[test]
+    fn grid_cells_have_orthogonal_neighbours_only() {
+        let b = Board::grid(
+            GridSize {
+                columns: 7,
+                rows: 5,
+            },
+            "sea",
+        );
+        let corner: Vec<_> = b
+            .neighbours(b.find("a1").unwrap())
+            .map(|s| b.name(s).to_string())
+            .collect();
+        assert_eq!(corner, ["a2", "b1"]);
+        let centre = b.find("d3").unwrap();
+        let names: Vec<_> = b
+            .neighbours(centre)
+            .map(|s| b.name(s).to_string())
+            .collect();
+        assert_eq!(names, ["d4", "e3", "d2", "c3"]);
+        assert_eq!(b.edges(centre)[0].dir, Some(Dir::North));
+    }
+
+    #[test]
+    fn area_maps_join_spaces_with_typed_edges() {
+        let mut b = Board::areas();
+        let gaul = b.add_space("gaul", "land");
+        let sea = b.add_space("tyrrhenian", "sea");
+        b.connect(gaul, sea, "coast");
+        assert_eq!(b.edges(sea)[0].to, gaul);
+        assert_eq!(b.edge_kinds()[b.edges(gaul)[0].kind as usize], "coast");
+        assert_eq!(b.space_kind_name(sea), "sea");
+    }
+}

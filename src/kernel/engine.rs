@@ -1,0 +1,247 @@
+//! The turn loop: who decides what now, among which legal actions; apply
+//! the answer; log it; check for the end (DESIGN principle 5).
+//!
+//! The phase stack in the state says where the game is. Native phases
+//! (placement, movement) answer from compiled data; scripted phases run their
+//! Lua procedure until it asks for a decision, and that pending decision is
+//! stored in the state, so listing legal actions never calls a script.
+
+use crate::kernel::action::Action;
+use crate::kernel::event::{Event, Outcome};
+use crate::kernel::game::{FirstPlayer, Game, PhaseKind};
+use crate::kernel::piece::{EVERYONE, Location, Piece, PlayerId, player_bit};
+use crate::kernel::rng::GameRng;
+use crate::kernel::scripts::{RulesError, Scripts, Step};
+use crate::kernel::state::{Frame, GameState};
+use crate::kernel::{movement, placement, victory};
+use std::rc::Rc;
+
+/// A game definition with its scripts: plays any number of games.
+pub struct Engine {
+    pub game: Rc<Game>,
+    scripts: Box<dyn Scripts>,
+}
+
+/// How many script steps one decision may take before the engine calls the
+/// rules broken (a scripted phase that never asks and never ends).
+const MAX_SCRIPT_STEPS: usize = 100_000;
+
+impl Engine {
+    pub fn new(game: Rc<Game>, scripts: Box<dyn Scripts>) -> Engine {
+        Engine { game, scripts }
+    }
+
+    /// A new game from a seed: pieces in their start places, the first player
+    /// chosen, and the flow advanced to the first decision.
+    pub fn new_game(&self, seed: u64) -> Result<GameState, RulesError> {
+        let g = &self.game;
+        let pieces = g
+            .start
+            .iter()
+            .map(|s| Piece {
+                kind: s.kind,
+                owner: s.owner,
+                loc: s.at,
+                seen_by: match s.owner {
+                    Some(o) if g.hidden => player_bit(o),
+                    _ => EVERYONE,
+                },
+                attrs: g.kind(s.kind).attrs.clone(),
+            })
+            .collect();
+        let mut state = GameState::new(pieces, g.board.len(), g.players.len(), GameRng::new(seed));
+        state.vars = g.vars.clone();
+        state.first_player = match g.first_player {
+            FirstPlayer::Fixed(p) => p,
+            FirstPlayer::Coin => PlayerId(state.rng.below(g.players.len() as u32) as u8),
+        };
+        self.advance(&mut state)?;
+        Ok(state)
+    }
+
+    /// The player who decides now; `None` once the game is over.
+    pub fn to_move(&self, state: &GameState) -> Option<PlayerId> {
+        if state.result.is_some() {
+            return None;
+        }
+        state.stack.last().map(|f| f.player)
+    }
+
+    /// Fills `out` with the legal actions, in canonical order.
+    pub fn legal_actions(&self, state: &GameState, out: &mut Vec<Action>) {
+        out.clear();
+        let Some(frame) = state.stack.last().filter(|_| state.result.is_none()) else {
+            return;
+        };
+        match &self.game.phases[frame.phase as usize].kind {
+            PhaseKind::Placement(p) => placement::actions(&self.game, p, state, frame.player, out),
+            PhaseKind::Movement(m) => movement::actions(&self.game, m, state, frame.player, out),
+            PhaseKind::Script => out.extend((0..frame.choices.len() as u32).map(Action::Choice)),
+        }
+        if out.is_empty() {
+            out.push(Action::Pass);
+        }
+    }
+
+    /// Applies a legal action in place. On an error (only a script can raise
+    /// one) the state may be half changed: callers that must keep the game
+    /// use [`Engine::try_apply`].
+    pub fn apply(&self, state: &mut GameState, action: Action) -> Result<(), RulesError> {
+        let Some(frame) = state.stack.last() else {
+            return Err(RulesError(
+                "the game is over: no action can be applied".into(),
+            ));
+        };
+        let (phase, player) = (frame.phase as usize, frame.player);
+        state.log.push(action);
+        state.ply += 1;
+        match (&self.game.phases[phase].kind, action) {
+            (_, Action::Pass) => {
+                state.events.push(Event::Passed { player });
+                self.pass_turn(state, phase);
+            }
+            (PhaseKind::Placement(p), a) => placement::apply(&self.game, p, state, a),
+            (PhaseKind::Movement(m), a) => {
+                movement::apply(&self.game, m, &*self.scripts, state, a)?
+            }
+            (PhaseKind::Script, Action::Choice(i)) => {
+                let top = state.stack.last_mut().expect("a frame is on the stack");
+                let choice = std::mem::take(&mut top.choices).swap_remove(i as usize);
+                self.scripts
+                    .choose(state, &self.game.phases[phase].name, &choice)?;
+            }
+            (PhaseKind::Script, a) => {
+                return Err(RulesError(format!("a scripted phase cannot take {a:?}")));
+            }
+        }
+        self.after_action(state)?;
+        self.advance(state)
+    }
+
+    /// Applies an action to a copy; the original is untouched on error.
+    pub fn try_apply(&self, state: &GameState, action: Action) -> Result<GameState, RulesError> {
+        let mut next = state.clone();
+        self.apply(&mut next, action)?;
+        Ok(next)
+    }
+
+    /// Ends the game now (for scripts and for the REPL's resign).
+    pub fn finish(state: &mut GameState, outcome: Outcome) {
+        if state.result.is_none() {
+            state.events.push(Event::Finished(outcome.clone()));
+            state.result = Some(outcome);
+        }
+    }
+
+    fn pass_turn(&self, state: &mut GameState, phase: usize) {
+        if let PhaseKind::Movement(_) = self.game.phases[phase].kind {
+            let top = state.stack.last_mut().expect("a frame is on the stack");
+            top.player = self.game.next_player(top.player);
+        } else if let Some(top) = state.stack.last_mut() {
+            // A frame whose player can do nothing is finished.
+            top.step = u32::MAX;
+        }
+    }
+
+    /// Repetition and the ply limit, checked after every action.
+    fn after_action(&self, state: &mut GameState) -> Result<(), RulesError> {
+        if state.result.is_some() {
+            return Ok(());
+        }
+        if let Some((count, script)) = &self.game.victory.repetition {
+            let hash = state.position_hash();
+            let seen = state.history.iter().filter(|&&h| h == hash).count() + 1;
+            state.history.push(hash);
+            if seen >= usize::from(*count) {
+                self.scripts.repetition(state, script)?;
+                if state.result.is_none() {
+                    Self::finish(
+                        state,
+                        Outcome {
+                            winner: None,
+                            reason: format!("position repeated {seen} times"),
+                            scores: vec![],
+                        },
+                    );
+                }
+                return Ok(());
+            }
+        }
+        if state.ply >= self.game.max_plies {
+            let reason = format!(
+                "no result after {} actions (max_plies)",
+                self.game.max_plies
+            );
+            Self::finish(
+                state,
+                Outcome {
+                    winner: None,
+                    reason,
+                    scores: vec![],
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// Moves the flow on until someone has a decision or the game ends.
+    fn advance(&self, state: &mut GameState) -> Result<(), RulesError> {
+        for _ in 0..MAX_SCRIPT_STEPS {
+            if state.result.is_some() {
+                return Ok(());
+            }
+            let Some(frame) = state.stack.last() else {
+                let Some(&phase) = self.game.flow.get(state.flow as usize) else {
+                    Self::finish(
+                        state,
+                        Outcome {
+                            winner: None,
+                            reason: "the flow of play ran out".into(),
+                            scores: vec![],
+                        },
+                    );
+                    return Ok(());
+                };
+                state.flow += 1;
+                state.stack.push(Frame::new(phase, state.first_player));
+                continue;
+            };
+            let phase = &self.game.phases[frame.phase as usize];
+            let done = match &phase.kind {
+                PhaseKind::Placement(p) => placement::advance(&self.game, p, state),
+                PhaseKind::Movement(_) => frame.step == u32::MAX,
+                PhaseKind::Script if frame.step == u32::MAX => true,
+                PhaseKind::Script if !frame.choices.is_empty() => return Ok(()),
+                PhaseKind::Script => match self.scripts.run_phase(state, &phase.name)? {
+                    Step::Done => true,
+                    Step::Continue => continue,
+                    Step::Decide(choices) if choices.is_empty() => true,
+                    Step::Decide(choices) => {
+                        state.stack.last_mut().expect("frame").choices = choices;
+                        return Ok(());
+                    }
+                },
+            };
+            if !done {
+                return Ok(());
+            }
+            state.stack.pop();
+        }
+        Err(RulesError(format!(
+            "the rules ran {MAX_SCRIPT_STEPS} steps without asking for a decision: is a scripted phase looping?"
+        )))
+    }
+
+    /// Where a piece is, in words.
+    pub fn location_name(&self, loc: Location) -> &str {
+        match loc {
+            Location::Space(s) => self.game.board.name(s),
+            Location::Pool(p) => &self.game.pools[p.0 as usize],
+        }
+    }
+
+    /// The victory conditions, checked in full (after a script ran).
+    pub fn check_victory(&self, state: &mut GameState) {
+        victory::check_all(&self.game, state);
+    }
+}

@@ -1,0 +1,77 @@
+//! What happened: the game's event log, narrated by views for one seat.
+
+use crate::kernel::board::SpaceId;
+use crate::kernel::piece::{Location, PieceId, PlayerId};
+use serde::{Deserialize, Serialize};
+
+/// How an attack ended, after any coin flip.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Resolved {
+    /// The defender is destroyed and the attacker takes the space.
+    Win,
+    /// Nothing is destroyed; the attacker returns to where it started.
+    Bounce,
+    /// The attacker is destroyed; the defender stays.
+    Lose,
+    /// Both are destroyed.
+    Both,
+}
+
+/// The end of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Outcome {
+    /// `None` is a draw (or, in a solitaire game, no winner is named).
+    pub winner: Option<PlayerId>,
+    pub reason: String,
+    /// Final scores by player, for games that score.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scores: Vec<i64>,
+}
+
+/// One entry of the event log.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Event {
+    Placed {
+        piece: PieceId,
+        to: SpaceId,
+    },
+    Moved {
+        piece: PieceId,
+        from: SpaceId,
+        to: SpaceId,
+    },
+    Attack {
+        attacker: PieceId,
+        defender: PieceId,
+        from: SpaceId,
+        at: SpaceId,
+        coin: Option<bool>,
+        result: Resolved,
+    },
+    Special {
+        player: PlayerId,
+        name: String,
+        target: SpaceId,
+    },
+    Removed {
+        piece: PieceId,
+        from: Location,
+    },
+    Passed {
+        player: PlayerId,
+    },
+    /// A roll of dice, shown as the dice and the total.
+    Roll {
+        expr: String,
+        dice: Vec<u32>,
+        total: i64,
+        why: String,
+    },
+    /// A line of narration from a rule script, seen by the players in `to`.
+    Text {
+        text: String,
+        to: u8,
+    },
+    Finished(Outcome),
+}

@@ -1,0 +1,216 @@
+//! A validated game definition: what the kernel plays. Built only by
+//! [`crate::data::compile`] from a checked `game.yaml` (and any scenario and
+//! option overlays), then shared, immutable, by every game of a session.
+
+use crate::kernel::board::{Board, Dir, SpaceId};
+use crate::kernel::event::Resolved;
+use crate::kernel::piece::{KindId, PlayerId};
+use crate::kernel::value::Vars;
+
+pub use crate::data::game_file::Target;
+
+/// A player seat as the rules define it.
+#[derive(Clone, Debug)]
+pub struct PlayerDef {
+    pub id: String,
+    pub name: String,
+    pub home: Option<Dir>,
+}
+
+/// A piece kind.
+#[derive(Clone, Debug)]
+pub struct KindDef {
+    pub name: String,
+    pub short: String,
+    /// Pieces of this kind each player starts with in reserve.
+    pub count: u16,
+    pub attrs: Vars,
+}
+
+/// A piece placed when a game starts.
+#[derive(Clone, Debug)]
+pub struct StartPiece {
+    pub owner: Option<PlayerId>,
+    pub kind: KindId,
+    pub at: crate::kernel::piece::Location,
+}
+
+/// A set of spaces per player (the same set for all, for common zones).
+#[derive(Clone, Debug)]
+pub struct Zone {
+    pub name: String,
+    pub members: Vec<Vec<bool>>,
+}
+
+impl Zone {
+    pub fn contains(&self, player: PlayerId, space: SpaceId) -> bool {
+        self.members[player.0 as usize][space.0 as usize]
+    }
+}
+
+/// How the first player is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstPlayer {
+    Coin,
+    Fixed(PlayerId),
+}
+
+/// An attack result as the table gives it, before any coin flip.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CombatEntry {
+    Fixed(Resolved),
+    /// A coin decides: the first result if it shows the attacker's colour.
+    Coin(Resolved, Resolved),
+    /// A Lua rule function decides.
+    Script(String),
+}
+
+/// Where each piece may step from each space, for each player: the
+/// movement pattern compiled against the board, so move generation reads a
+/// list instead of walking edges and checking kinds.
+#[derive(Clone, Debug)]
+pub struct Reach {
+    pub steps: u8,
+    /// `[player][space]` -> spaces one step away that the pattern allows.
+    pub next: Vec<Vec<Vec<SpaceId>>>,
+}
+
+/// A special action offered beside the moves (Convoy's Air Strike).
+#[derive(Clone, Debug)]
+pub struct Special {
+    pub name: String,
+    pub zone: usize,
+    pub target: Target,
+    pub once_per_game: bool,
+    pub script: String,
+}
+
+/// The native movement phase.
+#[derive(Clone, Debug)]
+pub struct Movement {
+    /// Movement patterns; `kind_reach[kind]` indexes into it.
+    pub reaches: Vec<Reach>,
+    pub kind_reach: Vec<usize>,
+    /// `combat[attacker kind][defender kind]`, when attacks are allowed.
+    pub combat: Option<Vec<Vec<CombatEntry>>>,
+    pub reveal_on_attack: bool,
+    pub specials: Vec<Special>,
+}
+
+/// The native set-up phase.
+#[derive(Clone, Debug)]
+pub struct Placement {
+    /// (zone, how many pieces each player puts there).
+    pub quotas: Vec<(usize, u16)>,
+}
+
+#[derive(Clone, Debug)]
+pub enum PhaseKind {
+    Placement(Placement),
+    Movement(Movement),
+    /// Carried out by the Lua table `phases.<name>`.
+    Script,
+}
+
+#[derive(Clone, Debug)]
+pub struct Phase {
+    pub name: String,
+    pub kind: PhaseKind,
+}
+
+/// The end conditions the kernel checks natively.
+#[derive(Clone, Debug, Default)]
+pub struct Victory {
+    pub reach: Option<(KindId, usize)>,
+    pub last_with: Option<KindId>,
+    pub repetition: Option<(u8, String)>,
+}
+
+/// An optional rule and whether this game plays with it.
+#[derive(Clone, Debug)]
+pub struct OptionDef {
+    pub id: String,
+    pub number: u32,
+    pub title: String,
+    pub description: String,
+    pub script: String,
+    pub enabled: bool,
+}
+
+/// A compiled game.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub id: String,
+    pub title: String,
+    pub summary: String,
+    pub players: Vec<PlayerDef>,
+    pub first_player: FirstPlayer,
+    pub board: Board,
+    pub kinds: Vec<KindDef>,
+    pub pools: Vec<String>,
+    pub start: Vec<StartPiece>,
+    pub hidden: bool,
+    pub zones: Vec<Zone>,
+    pub phases: Vec<Phase>,
+    pub flow: Vec<u16>,
+    pub victory: Victory,
+    pub tables: serde_json::Map<String, serde_json::Value>,
+    pub options: Vec<OptionDef>,
+    pub vars: Vars,
+    pub max_plies: u32,
+}
+
+impl Game {
+    pub fn player_index(&self, id: &str) -> Option<PlayerId> {
+        let id = id.to_ascii_lowercase();
+        self.players
+            .iter()
+            .position(|p| p.id == id)
+            .map(|i| PlayerId(i as u8))
+    }
+
+    pub fn player_id(&self, p: PlayerId) -> &str {
+        &self.players[p.0 as usize].id
+    }
+
+    pub fn kind_index(&self, name: &str) -> Option<KindId> {
+        let found = self.kinds.iter().position(|k| k.name == name);
+        let found = found.or_else(|| {
+            self.kinds
+                .iter()
+                .position(|k| k.name.eq_ignore_ascii_case(name))
+        });
+        found.map(|i| KindId(i as u16))
+    }
+
+    pub fn kind(&self, k: KindId) -> &KindDef {
+        &self.kinds[k.0 as usize]
+    }
+
+    pub fn zone_index(&self, name: &str) -> Option<usize> {
+        self.zones.iter().position(|z| z.name == name)
+    }
+
+    pub fn pool_index(&self, name: &str) -> Option<crate::kernel::piece::PoolId> {
+        self.pools
+            .iter()
+            .position(|p| p == name)
+            .map(|i| crate::kernel::piece::PoolId(i as u8))
+    }
+
+    pub fn phase_index(&self, name: &str) -> Option<u16> {
+        self.phases
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| i as u16)
+    }
+
+    pub fn option_enabled(&self, id: &str) -> bool {
+        self.options.iter().any(|o| o.id == id && o.enabled)
+    }
+
+    /// The player after `p` in seating order.
+    pub fn next_player(&self, p: PlayerId) -> PlayerId {
+        PlayerId(((p.0 as usize + 1) % self.players.len()) as u8)
+    }
+}

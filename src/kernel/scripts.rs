@@ -1,0 +1,102 @@
+//! The kernel's side of the rule scripts: what it asks of them and when.
+//!
+//! The kernel calls scripts only where a rule needs a procedure (a special
+//! action, a scripted phase, an unusual combat result, the end of a game by
+//! repetition), so a ply that needs no script pays nothing for them
+//! (DESIGN principle 7). The Lua host implements this trait; tests and
+//! purely native games can use [`NoScripts`].
+
+use crate::kernel::board::SpaceId;
+use crate::kernel::event::Resolved;
+use crate::kernel::piece::{PieceId, PlayerId};
+use crate::kernel::state::GameState;
+use std::fmt;
+
+/// An error raised by a rule script, already located and explained.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesError(pub String);
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+/// What a scripted phase's `run` asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The phase is over: pop its frame.
+    Done,
+    /// A decision for the frame's player among these choices.
+    Decide(Vec<String>),
+    /// The script pushed or popped frames: look at the stack again.
+    Continue,
+}
+
+pub trait Scripts {
+    /// Calls the rule function `rules.<name>` for a special action.
+    fn special(
+        &self,
+        state: &mut GameState,
+        name: &str,
+        player: PlayerId,
+        target: SpaceId,
+    ) -> Result<(), RulesError>;
+    /// Calls `rules.<name>` to resolve an attack the table hands to a script.
+    fn combat(
+        &self,
+        state: &mut GameState,
+        name: &str,
+        attacker: PieceId,
+        defender: PieceId,
+    ) -> Result<Resolved, RulesError>;
+    /// Calls `rules.<name>` when a position repeats; it should end the game.
+    fn repetition(&self, state: &mut GameState, name: &str) -> Result<(), RulesError>;
+    /// Runs the scripted phase on top of the stack until it needs a decision.
+    fn run_phase(&self, state: &mut GameState, phase: &str) -> Result<Step, RulesError>;
+    /// Gives the scripted phase on top of the stack its player's choice.
+    fn choose(&self, state: &mut GameState, phase: &str, choice: &str) -> Result<(), RulesError>;
+}
+
+/// For games (and tests) without scripts: any call is an error that says so.
+pub struct NoScripts;
+
+impl NoScripts {
+    fn missing<T>(what: &str) -> Result<T, RulesError> {
+        Err(RulesError(format!(
+            "this game has no scripts, but its data asks for {what}"
+        )))
+    }
+}
+
+impl Scripts for NoScripts {
+    fn special(
+        &self,
+        _: &mut GameState,
+        name: &str,
+        _: PlayerId,
+        _: SpaceId,
+    ) -> Result<(), RulesError> {
+        Self::missing(&format!("rules.{name}"))
+    }
+    fn combat(
+        &self,
+        _: &mut GameState,
+        name: &str,
+        _: PieceId,
+        _: PieceId,
+    ) -> Result<Resolved, RulesError> {
+        Self::missing(&format!("rules.{name}"))
+    }
+    fn repetition(&self, _: &mut GameState, name: &str) -> Result<(), RulesError> {
+        Self::missing(&format!("rules.{name}"))
+    }
+    fn run_phase(&self, _: &mut GameState, phase: &str) -> Result<Step, RulesError> {
+        Self::missing(&format!("phases.{phase}"))
+    }
+    fn choose(&self, _: &mut GameState, phase: &str, _: &str) -> Result<(), RulesError> {
+        Self::missing(&format!("phases.{phase}"))
+    }
+}

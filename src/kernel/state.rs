@@ -1,0 +1,381 @@
+//! The whole game state, as plain data (DESIGN principle 1).
+//!
+//! Every mutation that the board's occupancy index or the position hash
+//! depends on goes through a method here, so both stay consistent whether a
+//! native phase or a Lua rule moved the piece.
+
+use crate::kernel::action::Action;
+use crate::kernel::board::SpaceId;
+use crate::kernel::event::{Event, Outcome};
+use crate::kernel::hash::{mix, piece_key, str_key};
+use crate::kernel::piece::{KindId, Location, Piece, PieceId, PlayerId};
+use crate::kernel::rng::GameRng;
+use crate::kernel::value::{Value, Vars};
+use serde::{Deserialize, Serialize};
+
+const NONE: u16 = u16::MAX;
+
+/// One entry of the phase stack: a procedure in progress, with its context
+/// as data, so a decision in the middle of it needs no suspended script.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Frame {
+    /// Index into the game's phase list.
+    pub phase: u16,
+    /// The player who decides in this frame.
+    pub player: PlayerId,
+    /// How far the procedure has come (its meaning belongs to the phase).
+    pub step: u32,
+    #[serde(default, skip_serializing_if = "Vars::is_empty")]
+    pub ctx: Vars,
+    /// A scripted phase's pending decision: the choices it offered.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<String>,
+}
+
+impl Frame {
+    pub fn new(phase: u16, player: PlayerId) -> Frame {
+        Frame {
+            phase,
+            player,
+            step: 0,
+            ctx: Vars::new(),
+            choices: Vec::new(),
+        }
+    }
+}
+
+/// What the kernel keeps for each player.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PlayerState {
+    #[serde(default, skip_serializing_if = "Vars::is_empty")]
+    pub vars: Vars,
+    /// Bit `i`: the once-a-game special action `i` has been used.
+    pub used_specials: u32,
+}
+
+/// Which pieces stand on each space: an intrusive list per space, two flat
+/// vectors, so cloning a state copies two small buffers.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+struct Occupancy {
+    head: Vec<u16>,
+    next: Vec<u16>,
+}
+
+/// A game in progress.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameState {
+    pieces: Vec<Piece>,
+    #[serde(skip)]
+    occupancy: Occupancy,
+    pub vars: Vars,
+    pub players: Vec<PlayerState>,
+    pub stack: Vec<Frame>,
+    /// The next entry of the game's flow to start when the stack empties.
+    pub flow: u16,
+    pub first_player: PlayerId,
+    pub rng: GameRng,
+    pub ply: u32,
+    /// Every action applied so far, in order.
+    pub log: Vec<Action>,
+    pub events: Vec<Event>,
+    /// Position hashes after each action, for repetition rules.
+    pub history: Vec<u64>,
+    #[serde(skip)]
+    piece_hash: u64,
+    pub result: Option<Outcome>,
+}
+
+impl GameState {
+    /// A state with the given pieces (all in their pools or spaces already).
+    pub fn new(pieces: Vec<Piece>, spaces: usize, players: usize, rng: GameRng) -> GameState {
+        let mut state = GameState {
+            pieces,
+            occupancy: Occupancy::default(),
+            vars: Vars::new(),
+            players: vec![PlayerState::default(); players],
+            stack: Vec::new(),
+            flow: 0,
+            first_player: PlayerId(0),
+            rng,
+            ply: 0,
+            log: Vec::new(),
+            events: Vec::new(),
+            history: Vec::new(),
+            piece_hash: 0,
+            result: None,
+        };
+        state.rebuild_index(spaces);
+        state
+    }
+
+    /// Rebuilds what serialization skips: the occupancy index and the piece
+    /// hash. Call after deserializing.
+    pub fn rebuild_index(&mut self, spaces: usize) {
+        self.occupancy = Occupancy {
+            head: vec![NONE; spaces],
+            next: vec![NONE; self.pieces.len()],
+        };
+        self.piece_hash = 0;
+        for i in (0..self.pieces.len()).rev() {
+            let piece = &self.pieces[i];
+            self.piece_hash ^= key_of(i, piece);
+            if let Location::Space(s) = piece.loc {
+                self.link(PieceId(i as u16), s);
+            }
+        }
+    }
+
+    /// Adds a piece (a reinforcement, a convoy's ship) and returns its id.
+    pub fn add_piece(&mut self, piece: Piece) -> PieceId {
+        let id = PieceId(self.pieces.len() as u16);
+        let loc = piece.loc;
+        self.piece_hash ^= key_of(id.0 as usize, &piece);
+        self.pieces.push(piece);
+        self.occupancy.next.push(NONE);
+        if let Location::Space(s) = loc {
+            self.link(id, s);
+        }
+        id
+    }
+
+    pub fn pieces(&self) -> &[Piece] {
+        &self.pieces
+    }
+
+    pub fn piece(&self, id: PieceId) -> &Piece {
+        &self.pieces[id.0 as usize]
+    }
+
+    pub fn piece_ids(&self) -> impl Iterator<Item = PieceId> {
+        (0..self.pieces.len() as u16).map(PieceId)
+    }
+
+    /// The first piece on a space (lowest id), if any.
+    pub fn first_at(&self, space: SpaceId) -> Option<PieceId> {
+        let head = self.occupancy.head[space.0 as usize];
+        (head != NONE).then_some(PieceId(head))
+    }
+
+    /// All pieces on a space, by increasing id.
+    pub fn pieces_at(&self, space: SpaceId) -> impl Iterator<Item = PieceId> + '_ {
+        let mut cur = self.occupancy.head[space.0 as usize];
+        std::iter::from_fn(move || {
+            (cur != NONE).then(|| {
+                let id = PieceId(cur);
+                cur = self.occupancy.next[cur as usize];
+                id
+            })
+        })
+    }
+
+    /// Moves a piece to a new location, keeping the index and hash right.
+    pub fn set_location(&mut self, id: PieceId, loc: Location) {
+        let old = self.pieces[id.0 as usize].loc;
+        if old == loc {
+            return;
+        }
+        if let Location::Space(s) = old {
+            self.unlink(id, s);
+        }
+        self.update(id, |p| p.loc = loc);
+        if let Location::Space(s) = loc {
+            self.link(id, s);
+        }
+    }
+
+    pub fn set_seen_by(&mut self, id: PieceId, seen_by: u8) {
+        self.update(id, |p| p.seen_by = seen_by);
+    }
+
+    pub fn set_kind(&mut self, id: PieceId, kind: KindId) {
+        self.update(id, |p| p.kind = kind);
+    }
+
+    pub fn set_owner(&mut self, id: PieceId, owner: Option<PlayerId>) {
+        self.update(id, |p| p.owner = owner);
+    }
+
+    /// Sets (or with `None`, clears) a piece attribute.
+    pub fn set_piece_attr(&mut self, id: PieceId, name: &str, value: Option<Value>) {
+        self.update(id, |p| set_var(&mut p.attrs, name, value));
+    }
+
+    /// The hash of the position: pieces, variables, whose decision it is.
+    /// The log, the RNG and the history are not part of a position.
+    pub fn position_hash(&self) -> u64 {
+        let mut h = self.piece_hash ^ vars_hash(&self.vars);
+        for (i, p) in self.players.iter().enumerate() {
+            h ^= mix(vars_hash(&p.vars) ^ u64::from(p.used_specials) ^ ((i as u64) << 40));
+        }
+        for (depth, f) in self.stack.iter().enumerate() {
+            let frame =
+                (u64::from(f.phase) << 40) ^ (u64::from(f.player.0) << 32) ^ u64::from(f.step);
+            h ^= mix(frame ^ ((depth as u64) << 56) ^ vars_hash(&f.ctx));
+        }
+        h
+    }
+
+    /// How many times the current position has occurred, counting now.
+    pub fn repetitions(&self) -> usize {
+        let now = self.position_hash();
+        1 + self.history.iter().filter(|&&h| h == now).count()
+    }
+
+    fn update(&mut self, id: PieceId, change: impl FnOnce(&mut Piece)) {
+        let i = id.0 as usize;
+        self.piece_hash ^= key_of(i, &self.pieces[i]);
+        change(&mut self.pieces[i]);
+        self.piece_hash ^= key_of(i, &self.pieces[i]);
+    }
+
+    /// Inserts a piece into a space's list, keeping the list sorted by id so
+    /// the order of `pieces_at` is canonical whatever the move history.
+    fn link(&mut self, id: PieceId, space: SpaceId) {
+        let occ = &mut self.occupancy;
+        let mut slot_owner: Option<u16> = None;
+        let mut cur = occ.head[space.0 as usize];
+        while cur != NONE && cur < id.0 {
+            slot_owner = Some(cur);
+            cur = occ.next[cur as usize];
+        }
+        occ.next[id.0 as usize] = cur;
+        match slot_owner {
+            None => occ.head[space.0 as usize] = id.0,
+            Some(prev) => occ.next[prev as usize] = id.0,
+        }
+    }
+
+    fn unlink(&mut self, id: PieceId, space: SpaceId) {
+        let occ = &mut self.occupancy;
+        let after = occ.next[id.0 as usize];
+        if occ.head[space.0 as usize] == id.0 {
+            occ.head[space.0 as usize] = after;
+        } else {
+            let mut cur = occ.head[space.0 as usize];
+            while occ.next[cur as usize] != id.0 {
+                cur = occ.next[cur as usize];
+            }
+            occ.next[cur as usize] = after;
+        }
+        occ.next[id.0 as usize] = NONE;
+    }
+}
+
+/// Sets or clears one variable.
+pub fn set_var(vars: &mut Vars, name: &str, value: Option<Value>) {
+    match value {
+        Some(v) => {
+            vars.insert(name.to_string(), v);
+        }
+        None => {
+            vars.remove(name);
+        }
+    }
+}
+
+fn key_of(index: usize, p: &Piece) -> u64 {
+    let loc = match p.loc {
+        Location::Space(s) => u32::from(s.0),
+        Location::Pool(pool) => 0x1_0000 | u32::from(pool.0),
+    };
+    let owner = p.owner.map_or(0xFF, |o| o.0);
+    let attrs = if p.attrs.is_empty() {
+        0
+    } else {
+        vars_hash(&p.attrs)
+    };
+    piece_key(
+        index as u16,
+        p.kind.0,
+        loc | (u32::from(owner) << 17),
+        p.seen_by,
+    ) ^ attrs
+}
+
+fn vars_hash(vars: &Vars) -> u64 {
+    vars.iter().fold(0, |h, (k, v)| {
+        let v = match v {
+            Value::Bool(b) => mix(u64::from(*b) ^ 0xB001),
+            Value::Int(i) => mix(*i as u64 ^ 0x1A7),
+            Value::Str(s) => str_key(s),
+        };
+        h ^ mix(str_key(k) ^ v.rotate_left(17))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::piece::{ELIMINATED, RESERVE};
+
+    fn piece(kind: u16) -> Piece {
+        Piece {
+            kind: KindId(kind),
+            owner: Some(PlayerId(0)),
+            loc: Location::Pool(RESERVE),
+            seen_by: 1,
+            attrs: Vars::new(),
+        }
+    }
+
+    fn state() -> GameState {
+        GameState::new(vec![piece(0), piece(1), piece(2)], 4, 2, GameRng::new(1))
+    }
+
+    #[test]
+    fn occupancy_lists_stay_sorted_by_id() {
+        let mut s = state();
+        for id in [2, 0, 1] {
+            s.set_location(PieceId(id), Location::Space(SpaceId(3)));
+        }
+        assert_eq!(
+            s.pieces_at(SpaceId(3)).collect::<Vec<_>>(),
+            [PieceId(0), PieceId(1), PieceId(2)]
+        );
+        s.set_location(PieceId(1), Location::Pool(ELIMINATED));
+        assert_eq!(
+            s.pieces_at(SpaceId(3)).collect::<Vec<_>>(),
+            [PieceId(0), PieceId(2)]
+        );
+        assert_eq!(s.first_at(SpaceId(3)), Some(PieceId(0)));
+        assert_eq!(s.first_at(SpaceId(2)), None);
+    }
+
+    #[test]
+    fn position_hash_returns_when_the_position_does() {
+        let mut s = state();
+        let start = s.position_hash();
+        s.set_location(PieceId(0), Location::Space(SpaceId(1)));
+        let moved = s.position_hash();
+        assert_ne!(start, moved);
+        s.set_location(PieceId(0), Location::Pool(RESERVE));
+        assert_eq!(s.position_hash(), start);
+        s.set_seen_by(PieceId(0), 3);
+        assert_ne!(
+            s.position_hash(),
+            start,
+            "a revealed face is a different position"
+        );
+    }
+
+    #[test]
+    fn incremental_hash_matches_a_rebuild() {
+        let mut s = state();
+        s.set_location(PieceId(2), Location::Space(SpaceId(0)));
+        s.set_piece_attr(PieceId(1), "damaged", Some(Value::Bool(true)));
+        let incremental = s.position_hash();
+        s.rebuild_index(4);
+        assert_eq!(s.position_hash(), incremental);
+    }
+
+    #[test]
+    fn a_serialized_state_comes_back_equal() {
+        let mut s = state();
+        s.set_location(PieceId(1), Location::Space(SpaceId(2)));
+        let json = serde_json::to_string(&s).unwrap();
+        let mut back: GameState = serde_json::from_str(&json).unwrap();
+        back.rebuild_index(4);
+        assert_eq!(back, s);
+        assert_eq!(back.position_hash(), s.position_hash());
+    }
+}

@@ -1,0 +1,82 @@
+//! The end conditions the kernel checks natively, declared under `victory`
+//! in game.yaml: reaching a zone with a kind, and being the last player
+//! with a kind. Anything subtler is a rule script calling `game.finish`.
+
+use crate::kernel::engine::Engine;
+use crate::kernel::event::Outcome;
+use crate::kernel::game::Game;
+use crate::kernel::piece::{ELIMINATED, Location, PieceId, PlayerId};
+use crate::kernel::state::GameState;
+
+/// After a piece moved: did it reach its goal?
+pub fn after_move(game: &Game, state: &mut GameState, piece: PieceId) {
+    let Some((kind, zone)) = game.victory.reach else {
+        return;
+    };
+    let p = state.piece(piece);
+    if let (true, Some(owner), Location::Space(s)) = (p.kind == kind, p.owner, p.loc) {
+        if game.zones[zone].contains(owner, s) {
+            let reason = format!(
+                "{} {} reached {}",
+                game.players[owner.0 as usize].name,
+                game.kind(kind).name,
+                game.zones[zone].name
+            );
+            Engine::finish(
+                state,
+                Outcome {
+                    winner: Some(owner),
+                    reason,
+                    scores: vec![],
+                },
+            );
+        }
+    }
+}
+
+/// After pieces were removed: is only one player left with the kind?
+pub fn after_removal(game: &Game, state: &mut GameState) {
+    let Some(kind) = game.victory.last_with else {
+        return;
+    };
+    let mut has = vec![false; game.players.len()];
+    for p in state.pieces() {
+        if let (true, Some(owner), false) =
+            (p.kind == kind, p.owner, p.loc == Location::Pool(ELIMINATED))
+        {
+            has[owner.0 as usize] = true;
+        }
+    }
+    let left: Vec<usize> = (0..has.len()).filter(|&i| has[i]).collect();
+    let kind_name = &game.kind(kind).name;
+    match left.as_slice() {
+        [] => Engine::finish(
+            state,
+            Outcome {
+                winner: None,
+                reason: format!("no player has a {kind_name} left"),
+                scores: vec![],
+            },
+        ),
+        [only] if has.len() > 1 => {
+            let reason = format!("only {} has a {kind_name} left", game.players[*only].name);
+            Engine::finish(
+                state,
+                Outcome {
+                    winner: Some(PlayerId(*only as u8)),
+                    reason,
+                    scores: vec![],
+                },
+            );
+        }
+        _ => {}
+    }
+}
+
+/// Every condition, for after a script changed the board in unknown ways.
+pub fn check_all(game: &Game, state: &mut GameState) {
+    for id in state.piece_ids().collect::<Vec<_>>() {
+        after_move(game, state, id);
+    }
+    after_removal(game, state);
+}
