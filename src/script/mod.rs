@@ -1,2 +1,4 @@
 //! The Lua host.
+pub mod error;
+pub mod limits;
 pub mod sandbox;
