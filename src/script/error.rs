@@ -97,6 +97,61 @@ pub enum ScriptError {
     Setup(String),
 }
 
+impl ScriptError {
+    /// Converts an error from mlua into the variant a person needs to see,
+    /// digging through the wrappers mlua adds when an error crosses a Rust
+    /// callback (such as `require` loading a module that fails).
+    pub(crate) fn from_lua(err: &mlua::Error, memory_limit: usize) -> Self {
+        use mlua::Error as E;
+        match err {
+            E::CallbackError { traceback, cause } => match Self::from_lua(cause, memory_limit) {
+                Self::Runtime {
+                    message,
+                    traceback: None,
+                } => Self::Runtime {
+                    message,
+                    traceback: Some(traceback.clone()).filter(|t| !t.is_empty()),
+                },
+                other => other,
+            },
+            E::WithContext { context, cause } => match Self::from_lua(cause, memory_limit) {
+                Self::Runtime { message, traceback } => Self::Runtime {
+                    message: format!("{context}: {message}"),
+                    traceback,
+                },
+                other => other,
+            },
+            E::RuntimeError(text) => match text.split_once("\nstack traceback:") {
+                Some((message, rest)) => Self::Runtime {
+                    message: message.to_owned(),
+                    traceback: Some(format!("stack traceback:{rest}")),
+                },
+                None => Self::Runtime {
+                    message: text.clone(),
+                    traceback: None,
+                },
+            },
+            E::SyntaxError { message, .. } => Self::Syntax {
+                message: message.clone(),
+            },
+            E::MemoryError(_) => Self::Memory {
+                limit: memory_limit,
+            },
+            E::ExternalError(inner) => match inner.downcast_ref::<Self>() {
+                Some(script_error) => script_error.clone(),
+                None => Self::Runtime {
+                    message: inner.to_string(),
+                    traceback: None,
+                },
+            },
+            other => Self::Runtime {
+                message: other.to_string(),
+                traceback: None,
+            },
+        }
+    }
+}
+
 fn on_next_line(text: &Option<String>) -> String {
     text.as_ref().map(|t| format!("\n{t}")).unwrap_or_default()
 }
