@@ -63,6 +63,19 @@
 //! watchdog to be preempted in the middle of a walk of a few nanoseconds
 //! while the script returns from two or more frames and shrinks its call
 //! list, and only ever happens to a call that is already being killed.
+//!
+//! # Cost
+//!
+//! Measured once by hand (release build, x86-64 dev machine, best of 7
+//! runs): an empty `Sandbox::call` costs about 10 ns, and `Sandbox::call`
+//! around a call of an empty Lua function about 34 ns against 28 ns for
+//! the bare mlua call. A Lua `for` loop of 10^7 iterations takes 28 ms
+//! inside `Sandbox::call` as bare (a `while` loop: 54 ms, same as bare);
+//! with an mlua count hook installed (every 10^6 instructions) they take
+//! 60 ms and 141 ms. The price is paid by coroutines instead: a tracked
+//! resume goes through an mlua callback and a lock, about 310 ns against
+//! 77 ns for stock `coroutine.wrap`, which rules code should rarely need
+//! (decisions are data, not suspended coroutines: DESIGN.md, principle 5).
 
 use std::cell::Cell;
 use std::ffi::CStr;
