@@ -1,0 +1,181 @@
+//! The memory limit and the time budget: each runaway ends in its own
+//! error, and the sandbox stays usable.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::rc::Rc;
+use std::time::Duration;
+
+use super::{
+    BUDGET, assert_timeout, assert_usable, exec, runtime_message, sandbox_limited, sandbox_with,
+};
+use crate::script::error::ScriptError;
+use crate::script::limits::Limits;
+
+#[test]
+fn an_infinite_loop_is_stopped_where_it_loops() {
+    let sandbox = sandbox_with(&[]);
+    let result = exec(&sandbox, "local x = 1\nwhile true do end");
+    assert!(matches!(
+        &result,
+        Err(ScriptError::Timeout { location: Some(l), .. }) if l == "rules/test/snippet.lua:2"
+    ));
+    assert!(result.unwrap_err().to_string().starts_with(
+        "script exceeded its time budget of 50 ms (an infinite loop?) in rules/test/snippet.lua:2"
+    ));
+    assert_usable(&sandbox);
+}
+
+#[test]
+fn pcall_cannot_swallow_the_stop() {
+    let sandbox = sandbox_with(&[]);
+    assert_timeout(exec(
+        &sandbox,
+        "while true do pcall(function() while true do end end) end",
+    ));
+    assert_usable(&sandbox);
+}
+
+#[test]
+fn a_loop_inside_a_coroutine_is_stopped() {
+    let sandbox = sandbox_with(&[]);
+    assert_timeout(exec(
+        &sandbox,
+        "coroutine.wrap(function() while true do end end)()",
+    ));
+    assert_timeout(exec(
+        &sandbox,
+        "local co = coroutine.create(function() while true do end end)\n\
+         while true do pcall(coroutine.resume, co) end",
+    ));
+    assert_timeout(exec(
+        &sandbox,
+        "while true do coroutine.resume(coroutine.create(function() while true do end end)) end",
+    ));
+    // A coroutine created in an earlier call carries no hook of its own.
+    exec(
+        &sandbox,
+        "spin = coroutine.create(function() while true do end end)",
+    )
+    .unwrap();
+    assert_timeout(exec(&sandbox, "coroutine.resume(spin)"));
+    assert_usable(&sandbox);
+}
+
+#[test]
+fn a_stopped_coroutine_cannot_run_close_handlers_later() {
+    // The coroutine dies of the stop error with Lua's hooks off; its pending
+    // __close handler must not run unhooked when it is closed afterwards.
+    let sandbox = sandbox_with(&[]);
+    assert_timeout(exec(
+        &sandbox,
+        "trap = coroutine.create(function()
+           local guard <close> = setmetatable({}, { __close = function() while true do end end })
+           while true do end
+         end)
+         wrapped = coroutine.wrap(function()
+           local guard <close> = setmetatable({}, { __close = function() while true do end end })
+           while true do end
+         end)
+         coroutine.resume(trap)",
+    ));
+    assert_timeout(exec(&sandbox, "wrapped()"));
+    let (closed, message): (bool, String) = sandbox
+        .call(|lua| lua.load("return coroutine.close(trap)").eval())
+        .unwrap();
+    assert!(!closed);
+    assert!(message.starts_with("time budget exhausted"));
+    let message = runtime_message(exec(&sandbox, "wrapped()"));
+    assert!(message.starts_with("time budget exhausted"), "{message}");
+    assert_usable(&sandbox);
+}
+
+#[test]
+fn xpcall_with_a_looping_handler_is_stopped() {
+    let sandbox = sandbox_with(&[]);
+    assert_timeout(exec(
+        &sandbox,
+        "xpcall(function() error('boom') end, function() while true do end end)",
+    ));
+    assert_timeout(exec(
+        &sandbox,
+        "while true do xpcall(function() while true do end end, function() while true do end end) end",
+    ));
+    assert_usable(&sandbox);
+}
+
+#[test]
+fn a_memory_bomb_hits_the_memory_limit() {
+    let limits = Limits::new()
+        .with_memory(8 * 1024 * 1024)
+        .with_time_budget(Duration::from_secs(5));
+    let sandbox = sandbox_limited(&[], limits);
+    let result = exec(
+        &sandbox,
+        "local t = {} while true do t[#t + 1] = string.rep('x', 1e6) end",
+    );
+    assert_eq!(
+        result,
+        Err(ScriptError::Memory {
+            limit: 8 * 1024 * 1024
+        })
+    );
+    assert_usable(&sandbox);
+}
+
+#[test]
+fn a_memory_bomb_caught_by_pcall_runs_into_the_time_budget() {
+    let limits = Limits::new()
+        .with_memory(4 * 1024 * 1024)
+        .with_time_budget(BUDGET);
+    let sandbox = sandbox_limited(&[], limits);
+    assert_timeout(exec(
+        &sandbox,
+        "while true do pcall(function() local t = {} while true do t[#t + 1] = string.rep('x', 1e5) end end) end",
+    ));
+    assert_usable(&sandbox);
+}
+
+#[test]
+fn nested_calls_share_the_outer_budget() {
+    let sandbox = Rc::new(sandbox_with(&[]));
+    let weak = Rc::downgrade(&sandbox);
+    sandbox
+        .call(|lua| {
+            let inner = lua.create_function(move |_, code: String| {
+                let sandbox = weak.upgrade().expect("sandbox alive");
+                sandbox
+                    .call(|lua| lua.load(code).exec())
+                    .map_err(mlua::Error::external)
+            })?;
+            lua.globals().set("inner", inner)
+        })
+        .unwrap();
+    // A finished nested call must not disarm the outer one...
+    assert_timeout(exec(&sandbox, "inner('return 1') while true do end"));
+    // ...and a loop in a nested call stops the whole call.
+    assert_timeout(exec(&sandbox, "inner('while true do end')"));
+    assert_timeout(exec(
+        &sandbox,
+        "pcall(inner, 'while true do end') while true do end",
+    ));
+    assert_usable(&sandbox);
+}
+
+#[test]
+fn a_panicking_host_closure_leaves_the_sandbox_usable() {
+    let sandbox = sandbox_with(&[]);
+    let panicked = catch_unwind(AssertUnwindSafe(|| {
+        sandbox.call(|_| -> mlua::Result<()> { panic!("host bug") })
+    }));
+    assert!(panicked.is_err());
+    assert_usable(&sandbox);
+    assert_timeout(exec(&sandbox, "while true do end"));
+}
+
+#[test]
+fn default_limits_are_documented_ones() {
+    let limits = Limits::default();
+    assert_eq!(limits, Limits::new());
+    assert_eq!(limits.memory(), 64 * 1024 * 1024);
+    assert_eq!(limits.time_budget(), Duration::from_secs(1));
+}
