@@ -1,4 +1,10 @@
-//! Portolan: a rules host for board and war games.
+//! Portolan: a rules host for board and war games. See `src/README.md`
+//! for a map of the modules.
+pub mod bots;
+pub mod cli;
 pub mod data;
 pub mod kernel;
+pub mod load;
+pub mod repl;
 pub mod script;
+pub mod sim;

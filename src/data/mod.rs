@@ -1,4 +1,7 @@
 //! Game data: YAML schemas, their validation, and their errors.
+pub mod catalog;
 pub mod compile;
 pub mod error;
 pub mod game_file;
+pub mod package;
+pub mod scenario;

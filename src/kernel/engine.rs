@@ -240,8 +240,48 @@ impl Engine {
         }
     }
 
+    /// Evaluates designer code against a copy of the state (REPL `lua`).
+    pub fn lua_eval(&self, state: &GameState, code: &str) -> Result<String, RulesError> {
+        self.scripts.eval(state, code)
+    }
+
     /// The victory conditions, checked in full (after a script ran).
     pub fn check_victory(&self, state: &mut GameState) {
         victory::check_all(&self.game, state);
+    }
+}
+
+impl Engine {
+    /// Jumps to a phase: the stack is cleared, the flow moves past that
+    /// phase, and a frame for `player` starts it. Tests and designers use it
+    /// to set up a position by hand and play from it.
+    pub fn begin_phase(
+        &self,
+        state: &mut GameState,
+        phase: &str,
+        player: PlayerId,
+    ) -> Result<(), RulesError> {
+        let index = self
+            .game
+            .phase_index(phase)
+            .ok_or_else(|| RulesError(format!("no phase '{phase}'")))?;
+        state.stack.clear();
+        state.result = None;
+        state.flow = self
+            .game
+            .flow
+            .iter()
+            .position(|&p| p == index)
+            .map_or(self.game.flow.len(), |i| i + 1) as u16;
+        state.stack.push(Frame::new(index, player));
+        state.history.clear();
+        self.advance(state)
+    }
+
+    /// The game sheet the rules write for a running or finished game
+    /// (`rules.sheet(format)` in Lua, format `text` or `markdown`), if the
+    /// game has one.
+    pub fn sheet(&self, state: &GameState, format: &str) -> Option<Result<String, RulesError>> {
+        self.scripts.sheet(state, format)
     }
 }

@@ -200,10 +200,9 @@ fn attack(
         coin,
         result,
     });
+    // The attack event already tells who was destroyed.
     let eliminate = |state: &mut GameState, piece: PieceId| {
-        let from = state.piece(piece).loc;
-        state.set_location(piece, Location::Pool(ELIMINATED));
-        state.events.push(Event::Removed { piece, from });
+        state.set_location(piece, Location::Pool(ELIMINATED))
     };
     match result {
         Resolved::Win => {

@@ -23,6 +23,7 @@
 //! counted in 32-bit words. That pair is what `Hash`, `Eq` and serde see, so a
 //! saved game resumes the stream exactly where it stopped.
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
@@ -37,6 +38,10 @@ use serde::{Deserialize, Serialize};
 pub struct GameRng {
     seed: u64,
     chacha: ChaCha8Rng,
+    /// Faces that `die` and `coin` return before drawing from the stream:
+    /// tests and designers use them to drive one branch of a table. They are
+    /// scaffolding, not game state: saves and equality ignore them.
+    forced: VecDeque<u32>,
 }
 
 /// ChaCha8's block counter is 64 bits over 16-word blocks, so positions at or
@@ -49,6 +54,7 @@ impl GameRng {
         GameRng {
             seed,
             chacha: ChaCha8Rng::from_seed(expand_seed(seed)),
+            forced: VecDeque::new(),
         }
     }
 
@@ -88,12 +94,29 @@ impl GameRng {
     /// # Panics
     /// If `sides == 0`.
     pub fn die(&mut self, sides: u32) -> u32 {
-        1 + self.below(sides)
+        match self.forced.pop_front() {
+            Some(face) => face.clamp(1, sides.max(1)),
+            None => 1 + self.below(sides),
+        }
+    }
+
+    /// Queues faces for the next `die` and `coin` calls (a coin takes any
+    /// non-zero face as heads). Faces outside a die's range are clamped.
+    pub fn force(&mut self, faces: impl IntoIterator<Item = u32>) {
+        self.forced.extend(faces);
+    }
+
+    /// How many forced faces are still queued.
+    pub fn forced_left(&self) -> usize {
+        self.forced.len()
     }
 
     /// A fair coin: `below(2) == 1`.
     pub fn coin(&mut self) -> bool {
-        self.below(2) == 1
+        match self.forced.pop_front() {
+            Some(face) => face != 0,
+            None => self.below(2) == 1,
+        }
     }
 
     /// Shuffles `items` in place (Fisher–Yates from the back: for each `i`
@@ -240,6 +263,18 @@ mod tests {
 
     /// If any of these numbers change, every recorded game changes with them.
     /// Do not "fix" this test by updating the numbers: find what changed.
+    #[test]
+    fn forced_faces_come_first_and_leave_the_stream_alone() {
+        let mut rng = GameRng::new(1);
+        let mut plain = GameRng::new(1);
+        rng.force([6, 0, 9]);
+        assert_eq!(rng.die(6), 6);
+        assert!(!rng.coin());
+        assert_eq!(rng.die(6), 6, "a face beyond the die is clamped");
+        assert_eq!(rng.forced_left(), 0);
+        assert_eq!(rng.die(6), plain.die(6));
+    }
+
     #[test]
     fn golden_vectors_never_change() {
         assert_eq!(

@@ -58,6 +58,17 @@ pub trait Scripts {
     fn run_phase(&self, state: &mut GameState, phase: &str) -> Result<Step, RulesError>;
     /// Gives the scripted phase on top of the stack its player's choice.
     fn choose(&self, state: &mut GameState, phase: &str, choice: &str) -> Result<(), RulesError>;
+    /// Evaluates designer code against a copy of the state (the REPL's
+    /// `lua` command); games without scripts have nothing to evaluate.
+    fn eval(&self, _state: &GameState, _code: &str) -> Result<String, RulesError> {
+        Err(RulesError(
+            "this game has no scripts to evaluate code in".into(),
+        ))
+    }
+    /// The game sheet (`rules.sheet(format)`), if the rules write one.
+    fn sheet(&self, _state: &GameState, _format: &str) -> Option<Result<String, RulesError>> {
+        None
+    }
 }
 
 /// For games (and tests) without scripts: any call is an error that says so.

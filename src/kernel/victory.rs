@@ -14,23 +14,23 @@ pub fn after_move(game: &Game, state: &mut GameState, piece: PieceId) {
         return;
     };
     let p = state.piece(piece);
-    if let (true, Some(owner), Location::Space(s)) = (p.kind == kind, p.owner, p.loc) {
-        if game.zones[zone].contains(owner, s) {
-            let reason = format!(
-                "{} {} reached {}",
-                game.players[owner.0 as usize].name,
-                game.kind(kind).name,
-                game.zones[zone].name
-            );
-            Engine::finish(
-                state,
-                Outcome {
-                    winner: Some(owner),
-                    reason,
-                    scores: vec![],
-                },
-            );
-        }
+    if let (true, Some(owner), Location::Space(s)) = (p.kind == kind, p.owner, p.loc)
+        && game.zones[zone].contains(owner, s)
+    {
+        let reason = format!(
+            "{} {} reached {}",
+            game.players[owner.0 as usize].name,
+            game.kind(kind).name,
+            game.zones[zone].name
+        );
+        Engine::finish(
+            state,
+            Outcome {
+                winner: Some(owner),
+                reason,
+                scores: vec![],
+            },
+        );
     }
 }
 

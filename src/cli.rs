@@ -1,0 +1,117 @@
+//! The command-line commands behind `main.rs`: list, check, play and
+//! simulate. Each returns the text to print or an error for people.
+
+use crate::data::catalog::Catalog;
+use crate::load::{Request, check as check_target, load};
+use crate::repl::{self, Seat, Session};
+use crate::sim::{self, Report, Run};
+use std::io::IsTerminal;
+use std::path::Path;
+
+/// `portolan list`: games, their optional rules, their scenarios.
+pub fn list(catalog: &Catalog) -> Result<String, String> {
+    let mut out = String::new();
+    for id in catalog.game_ids() {
+        let package = catalog.package(&id).map_err(|e| e.to_string())?;
+        match package.game_file() {
+            Ok(f) => {
+                out += &format!(
+                    "{id}  {}  ({} player{})\n",
+                    f.title,
+                    f.players.len(),
+                    if f.players.len() == 1 { "" } else { "s" }
+                );
+                for o in &f.options {
+                    out += &format!("    option {:>2}  {:<18} {}\n", o.number, o.id, o.title);
+                }
+            }
+            Err(e) => out += &format!("{id}  (broken: {e})\n"),
+        }
+        for s in catalog.scenario_ids(&id) {
+            let title = catalog
+                .scenario(&id, &s)
+                .map(|sc| sc.title)
+                .unwrap_or_else(|e| format!("(broken: {e})"));
+            out += &format!("    scenario {id}/{s}  {title}\n");
+        }
+    }
+    Ok(out)
+}
+
+/// `portolan check TARGET...`: every error of every target, or a summary.
+pub fn check(catalog: &Catalog, targets: &[String]) -> Result<String, String> {
+    let mut out = String::new();
+    let mut errors = Vec::new();
+    for t in targets {
+        match check_target(catalog, t) {
+            Ok(checked) => {
+                for c in checked {
+                    out += &format!("ok  {c}\n");
+                }
+            }
+            Err(e) => errors.push(e.to_string()),
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(format!("{out}{}", errors.join("\n")))
+    }
+}
+
+/// `portolan play`: the REPL, interactive at a terminal, else reading
+/// commands from a file or from standard input.
+pub fn play(
+    catalog: Catalog,
+    request: Request,
+    seed: Option<u64>,
+    seats: &[(String, Seat)],
+    commands: Option<&Path>,
+) -> Result<(), String> {
+    let session = Session::start(catalog, request, seed, seats)?;
+    match commands {
+        Some(path) => {
+            let file = std::fs::File::open(path)
+                .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+            repl::scripted(session, std::io::BufReader::new(file))
+        }
+        None if std::io::stdin().is_terminal() => repl::interactive(session),
+        None => repl::scripted(session, std::io::stdin().lock()),
+    }
+}
+
+/// Output formats of `simulate`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Table,
+    Json,
+}
+
+/// `portolan simulate`: N games between bots, as a report.
+pub fn simulate(
+    catalog: &Catalog,
+    request: &Request,
+    run: &Run,
+    format: Format,
+) -> Result<String, String> {
+    let loaded = load(catalog, request).map_err(|e| e.to_string())?;
+    let make = || {
+        load(catalog, request)
+            .map(|l| l.engine)
+            .map_err(|e| e.to_string())
+    };
+    let (results, seconds) = sim::run(make, run)?;
+    let scenario = loaded.scenario.as_ref().map(|s| s.id.clone());
+    let report = Report::new(
+        &loaded.engine.game,
+        scenario,
+        run.seed,
+        run.threads,
+        &results,
+        seconds,
+    );
+    Ok(match format {
+        Format::Table => report.table(),
+        Format::Json => serde_json::to_string_pretty(&report).expect("a report serializes") + "\n",
+    })
+}

@@ -1,0 +1,239 @@
+//! Where packages and scenarios come from: a rules folder on disk when
+//! there is one (a designer's edits take effect without recompiling), else
+//! the stock files embedded in the binary.
+
+use crate::data::error::{DataError, DataErrors, suggest};
+use crate::data::package::Package;
+use crate::data::scenario::{self, Scenario};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+mod stock {
+    include!(concat!(env!("OUT_DIR"), "/stock.rs"));
+}
+
+/// A scenario chain longer than this is surely a cycle.
+const MAX_EXTENDS: usize = 16;
+
+/// The packages and scenarios a session can load.
+#[derive(Clone, Debug, Default)]
+pub struct Catalog {
+    rules_dir: Option<PathBuf>,
+    scenarios_dir: Option<PathBuf>,
+}
+
+impl Catalog {
+    /// Disk folders win over the embedded files: the given ones, else
+    /// `PORTOLAN_RULES` / `PORTOLAN_SCENARIOS`, else `./rules` and
+    /// `./scenarios` when they exist (running from the repository).
+    pub fn new(rules_dir: Option<PathBuf>, scenarios_dir: Option<PathBuf>) -> Catalog {
+        let pick = |given: Option<PathBuf>, var: &str, local: &str| {
+            given
+                .or_else(|| std::env::var_os(var).map(PathBuf::from))
+                .or_else(|| Some(PathBuf::from(local)).filter(|p| p.is_dir()))
+        };
+        Catalog {
+            rules_dir: pick(rules_dir, "PORTOLAN_RULES", "rules"),
+            scenarios_dir: pick(scenarios_dir, "PORTOLAN_SCENARIOS", "scenarios"),
+        }
+    }
+
+    /// Only the embedded stock files, whatever is on disk.
+    pub fn embedded() -> Catalog {
+        Catalog::default()
+    }
+
+    pub fn game_ids(&self) -> Vec<String> {
+        let mut ids: BTreeSet<String> = stock_dirs("rules/").into_iter().collect();
+        if let Some(dir) = &self.rules_dir {
+            ids.extend(
+                subdirs(dir)
+                    .into_iter()
+                    .filter(|d| dir.join(d).join("game.yaml").is_file()),
+            );
+        }
+        ids.into_iter().collect()
+    }
+
+    pub fn package(&self, id: &str) -> Result<Package, DataErrors> {
+        if let Some(dir) = self
+            .rules_dir
+            .as_ref()
+            .map(|d| d.join(id))
+            .filter(|d| d.join("game.yaml").is_file())
+        {
+            return Package::from_dir(&dir);
+        }
+        let prefix = format!("rules/{id}/");
+        let files: BTreeMap<String, String> = stock::FILES
+            .iter()
+            .filter_map(|(p, text)| {
+                p.strip_prefix(&prefix)
+                    .map(|rel| (rel.to_string(), text.to_string()))
+            })
+            .collect();
+        if files.is_empty() {
+            let known = self.game_ids();
+            let hint = suggest(id, known.iter().map(String::as_str));
+            return Err(DataError::new(
+                id,
+                format!("no such game: {hint} ('portolan list' shows them all)"),
+            )
+            .into());
+        }
+        Ok(Package {
+            root: format!("rules/{id}"),
+            files,
+        })
+    }
+
+    pub fn scenario_ids(&self, game: &str) -> Vec<String> {
+        let prefix = format!("scenarios/{game}/");
+        let mut ids: BTreeSet<String> = stock::FILES
+            .iter()
+            .filter_map(|(p, _)| {
+                p.strip_prefix(&prefix)?
+                    .strip_suffix(".yaml")
+                    .map(String::from)
+            })
+            .collect();
+        if let Some(dir) = &self.scenarios_dir
+            && let Ok(entries) = std::fs::read_dir(dir.join(game))
+        {
+            ids.extend(entries.flatten().filter_map(|e| {
+                e.file_name()
+                    .to_str()?
+                    .strip_suffix(".yaml")
+                    .map(String::from)
+            }));
+        }
+        ids.into_iter().collect()
+    }
+
+    /// A scenario by game and name, with its `extends` chain folded in.
+    pub fn scenario(&self, game: &str, name: &str) -> Result<Scenario, DataErrors> {
+        let (path, text) = self.scenario_text(game, name)?;
+        self.fold(game, name, &path, &text, 0)
+    }
+
+    /// Resolves a CLI target: a game id (`med-convoy`), a scenario id
+    /// (`med-convoy/radical`), a package folder or a scenario file.
+    pub fn resolve(&self, target: &str) -> Result<(Package, Option<Scenario>), DataErrors> {
+        let path = Path::new(target);
+        if path.is_dir() {
+            return Ok((Package::from_dir(path)?, None));
+        }
+        if path.is_file() {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| DataError::new(target, format!("cannot read: {e}")))?;
+            let file = scenario::parse(target, &text)?;
+            let name = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("scenario")
+                .to_string();
+            let local = Catalog {
+                scenarios_dir: path.parent().and_then(Path::parent).map(Path::to_path_buf),
+                ..self.clone()
+            };
+            let s = local.fold(&file.game, &name, target, &text, 0)?;
+            return Ok((self.package(&file.game)?, Some(s)));
+        }
+        match target.split_once('/') {
+            Some((game, name)) => Ok((self.package(game)?, Some(self.scenario(game, name)?))),
+            None => Ok((self.package(target)?, None)),
+        }
+    }
+
+    fn scenario_text(&self, game: &str, name: &str) -> Result<(String, String), DataErrors> {
+        if let Some(p) = self
+            .scenarios_dir
+            .as_ref()
+            .map(|d| d.join(game).join(format!("{name}.yaml")))
+            .filter(|p| p.is_file())
+        {
+            let text = std::fs::read_to_string(&p).map_err(|e| {
+                DataError::new(&p.display().to_string(), format!("cannot read: {e}"))
+            })?;
+            return Ok((p.display().to_string(), text));
+        }
+        let path = format!("scenarios/{game}/{name}.yaml");
+        match stock::FILES.iter().find(|(p, _)| *p == path) {
+            Some((_, text)) => Ok((path, text.to_string())),
+            None => {
+                let known = self.scenario_ids(game);
+                let hint = suggest(name, known.iter().map(String::as_str));
+                Err(DataError::new(
+                    &format!("{game}/{name}"),
+                    format!("no such scenario: {hint}"),
+                )
+                .into())
+            }
+        }
+    }
+
+    fn fold(
+        &self,
+        game: &str,
+        name: &str,
+        path: &str,
+        text: &str,
+        depth: usize,
+    ) -> Result<Scenario, DataErrors> {
+        let file = scenario::parse(path, text)?;
+        if file.game != game {
+            return Err(DataError::new(
+                path,
+                format!("this scenario is for '{}', not '{game}'", file.game),
+            )
+            .into());
+        }
+        let base = match &file.extends {
+            Some(_) if depth >= MAX_EXTENDS => {
+                return Err(DataError::new(
+                    path,
+                    "'extends' goes more than 16 deep: is there a cycle?",
+                )
+                .into());
+            }
+            Some(parent) => {
+                let (ppath, ptext) = self.scenario_text(game, &parent.value).map_err(|mut e| {
+                    e.0.insert(
+                        0,
+                        DataError::at(
+                            path,
+                            parent,
+                            format!("extends unknown scenario '{}'", parent.value),
+                        ),
+                    );
+                    e
+                })?;
+                Some(self.fold(game, &parent.value, &ppath, &ptext, depth + 1)?)
+            }
+            None => None,
+        };
+        Ok(scenario::fold(base, &format!("{game}/{name}"), &file, path))
+    }
+}
+
+fn stock_dirs(prefix: &str) -> Vec<String> {
+    stock::FILES
+        .iter()
+        .filter_map(|(p, _)| {
+            p.strip_prefix(prefix)?
+                .split_once('/')
+                .map(|(d, _)| d.to_string())
+        })
+        .collect()
+}
+
+fn subdirs(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .filter_map(|e| e.file_name().to_str().map(String::from))
+        .collect()
+}

@@ -1,0 +1,121 @@
+//! Scenarios: a game id, options switched on, overrides of the game's data,
+//! an optional seed; a scenario may extend another one.
+
+use crate::data::error::{DataError, DataErrors};
+use crate::data::game_file::{GameFile, Ref};
+use serde::{Deserialize, Serialize};
+use serde_json::Value as Json;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    pub game: String,
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+    /// Another scenario of the same game (`standard`) whose settings this
+    /// one starts from.
+    #[serde(default)]
+    pub extends: Option<Ref>,
+    /// Optional rules switched on; `-id` switches off one that `extends`
+    /// switched on.
+    #[serde(default)]
+    pub options: Vec<Ref>,
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// Changes to game.yaml's data, merged key by key (maps merge, other
+    /// values replace), e.g. `pieces: {kinds: {Merchant: {count: 3}}}`.
+    #[serde(default)]
+    pub overrides: Option<Json>,
+}
+
+/// A scenario with its `extends` chain folded in.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Scenario {
+    pub id: String,
+    pub title: String,
+    pub description: String,
+    pub options: Vec<String>,
+    pub seed: Option<u64>,
+    /// Overrides in the order to apply them (the base scenario's first),
+    /// each with the file it came from.
+    pub overrides: Vec<(String, Json)>,
+}
+
+/// Parses one scenario file; errors carry line and column.
+pub fn parse(path: &str, text: &str) -> Result<ScenarioFile, DataErrors> {
+    serde_saphyr::from_str(text).map_err(|e| DataError::from_yaml(path, &e).into())
+}
+
+/// Folds a scenario onto the one it extends.
+pub fn fold(base: Option<Scenario>, id: &str, file: &ScenarioFile, path: &str) -> Scenario {
+    let mut s = base.unwrap_or_default();
+    s.id = id.to_string();
+    s.title = file.title.clone();
+    s.description = file.description.clone();
+    for o in &file.options {
+        match o.value.strip_prefix('-') {
+            Some(off) => s.options.retain(|x| x != off),
+            None if !s.options.contains(&o.value) => s.options.push(o.value.clone()),
+            None => {}
+        }
+    }
+    s.seed = file.seed.or(s.seed);
+    if let Some(o) = &file.overrides {
+        s.overrides.push((path.to_string(), o.clone()));
+    }
+    s
+}
+
+/// Applies a scenario's overrides to a game file. Errors name the scenario
+/// file and the path of the bad key (`pieces.kinds.Merchant.cont`).
+pub fn apply_overrides(
+    game: &GameFile,
+    overrides: &[(String, Json)],
+) -> Result<GameFile, DataErrors> {
+    if overrides.is_empty() {
+        return Ok(game.clone());
+    }
+    let mut value = serde_json::to_value(game).expect("a game file serializes");
+    for (_, o) in overrides {
+        merge(&mut value, o);
+    }
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let files: Vec<&str> = overrides.iter().map(|(f, _)| f.as_str()).collect();
+        DataError::new(
+            &files.join(", "),
+            format!("overrides: at '{}': {}", e.path(), e.inner()),
+        )
+        .into()
+    })
+}
+
+/// Merges `patch` into `base`: maps key by key, anything else replaced.
+pub fn merge(base: &mut Json, patch: &Json) {
+    match (base, patch) {
+        (Json::Object(b), Json::Object(p)) => {
+            for (k, v) in p {
+                match b.get_mut(k) {
+                    Some(slot) => merge(slot, v),
+                    None => {
+                        b.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        (slot, v) => *slot = v.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn merge_goes_key_by_key_and_replaces_leaves() {
+        let mut base = json!({"a": {"b": 1, "c": 2}, "l": [1, 2]});
+        merge(&mut base, &json!({"a": {"c": 3}, "l": [9]}));
+        assert_eq!(base, json!({"a": {"b": 1, "c": 3}, "l": [9]}));
+    }
+}

@@ -1,0 +1,92 @@
+//! Score statistics for balance reports: mean, spread, percentiles and a
+//! histogram of many games' scores.
+
+use serde::Serialize;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScoreStats {
+    pub count: usize,
+    pub mean: f64,
+    pub std_dev: f64,
+    pub min: i64,
+    pub max: i64,
+    /// (percent, score): the score at or below which that share of games fell.
+    pub percentiles: Vec<(u8, i64)>,
+    /// (lowest score of the bucket, games), buckets of equal width.
+    pub histogram: Vec<(i64, u64)>,
+}
+
+const PERCENTS: [u8; 7] = [1, 5, 25, 50, 75, 95, 99];
+const BUCKETS: i64 = 20;
+
+impl ScoreStats {
+    /// Statistics of a non-empty list of scores.
+    pub fn new(mut scores: Vec<i64>) -> Option<ScoreStats> {
+        if scores.is_empty() {
+            return None;
+        }
+        scores.sort_unstable();
+        let n = scores.len();
+        let mean = scores.iter().map(|&s| s as f64).sum::<f64>() / n as f64;
+        let var = scores
+            .iter()
+            .map(|&s| (s as f64 - mean).powi(2))
+            .sum::<f64>()
+            / n as f64;
+        let (min, max) = (scores[0], scores[n - 1]);
+        let percentiles = PERCENTS
+            .iter()
+            .map(|&p| (p, scores[((n - 1) * usize::from(p)) / 100]))
+            .collect();
+        let width = ((max - min) / BUCKETS + 1).max(1);
+        let mut histogram: Vec<(i64, u64)> = Vec::new();
+        for &s in &scores {
+            let low = min + (s - min) / width * width;
+            match histogram.last_mut() {
+                Some((l, c)) if *l == low => *c += 1,
+                _ => histogram.push((low, 1)),
+            }
+        }
+        Some(ScoreStats {
+            count: n,
+            mean,
+            std_dev: var.sqrt(),
+            min,
+            max,
+            percentiles,
+            histogram,
+        })
+    }
+
+    /// The histogram as text bars, for the table report.
+    pub fn histogram_text(&self, width: usize) -> String {
+        let top = self.histogram.iter().map(|(_, c)| *c).max().unwrap_or(1);
+        let step = self
+            .histogram
+            .get(1)
+            .map_or(1, |(l, _)| l - self.histogram[0].0);
+        self.histogram
+            .iter()
+            .map(|(low, c)| {
+                let bar = "#".repeat(((*c as f64 / top as f64) * width as f64).ceil() as usize);
+                format!("  {low:>6}..{:<6} {c:>8} {bar}\n", low + step - 1)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stats_of_known_scores() {
+        let s = ScoreStats::new(vec![1, 2, 3, 4, 5, 6, 7, 8, 9, 10]).unwrap();
+        assert_eq!(s.mean, 5.5);
+        assert!((s.std_dev - 2.8722).abs() < 1e-3);
+        assert_eq!((s.min, s.max), (1, 10));
+        assert_eq!(s.percentiles[3], (50, 5));
+        assert_eq!(s.histogram.iter().map(|(_, c)| c).sum::<u64>(), 10);
+        assert!(ScoreStats::new(vec![]).is_none());
+    }
+}
