@@ -282,6 +282,17 @@ impl Engine {
     /// (`rules.sheet(format)` in Lua, format `text` or `markdown`), if the
     /// game has one.
     pub fn sheet(&self, state: &GameState, format: &str) -> Option<Result<String, RulesError>> {
-        self.scripts.sheet(state, format)
+        self.scripts.describe(state, "sheet", format)
+    }
+
+    /// The rules' status block for a player (`rules.status(player)`), shown
+    /// by the REPL under the board: a solitaire game's convoy and turn track,
+    /// say. `None` when the rules write none.
+    pub fn status_text(
+        &self,
+        state: &GameState,
+        player: &str,
+    ) -> Option<Result<String, RulesError>> {
+        self.scripts.describe(state, "status", player)
     }
 }

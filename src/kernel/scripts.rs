@@ -65,8 +65,15 @@ pub trait Scripts {
             "this game has no scripts to evaluate code in".into(),
         ))
     }
-    /// The game sheet (`rules.sheet(format)`), if the rules write one.
-    fn sheet(&self, _state: &GameState, _format: &str) -> Option<Result<String, RulesError>> {
+    /// A text the rules write about the game: `rules.sheet(format)` (the
+    /// game sheet) or `rules.status(player)` (a status block for the REPL),
+    /// if the rules define that function. Runs on a copy of the state.
+    fn describe(
+        &self,
+        _state: &GameState,
+        _function: &str,
+        _arg: &str,
+    ) -> Option<Result<String, RulesError>> {
         None
     }
 }

@@ -217,6 +217,15 @@ impl Session {
         let view = self.view();
         let engine = &self.loaded.engine;
         let mut out = render::board(engine, &view, self.colour);
+        let viewer_id = match self.viewer() {
+            Viewer::Player(p) => engine.game.player_id(p).to_string(),
+            Viewer::All => String::new(),
+        };
+        match engine.status_text(&self.state, &viewer_id) {
+            Some(Ok(text)) => out += &text,
+            Some(Err(e)) => out += &format!("(rules.status failed: {e})\n"),
+            None => {}
+        }
         if let Some(o) = &self.state.result {
             let who = o.winner.map_or("no winner".to_string(), |w| {
                 format!("{} wins", engine.game.players[w.0 as usize].name)
