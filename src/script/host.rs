@@ -241,20 +241,25 @@ impl Scripts for LuaRules {
         })
     }
 
-    fn sheet(&self, state: &GameState, format: &str) -> Option<Result<String, RulesError>> {
+    fn describe(
+        &self,
+        state: &GameState,
+        function: &str,
+        arg: &str,
+    ) -> Option<Result<String, RulesError>> {
         let defined = self.sandbox.call(|lua| {
             Ok(lua
                 .globals()
                 .get::<Table>("rules")?
-                .get::<Option<Function>>("sheet")?
+                .get::<Option<Function>>(function)?
                 .is_some())
         });
         if !matches!(defined, Ok(true)) {
             return None;
         }
         let mut copy = state.clone();
-        Some(self.lend(&mut copy, "rules.sheet", |lua| {
-            self.rule(lua, "sheet")?.call::<String>(format)
+        Some(self.lend(&mut copy, &format!("rules.{function}"), |lua| {
+            self.rule(lua, function)?.call::<String>(arg)
         }))
     }
 
