@@ -251,10 +251,7 @@ impl Compiler<'_> {
                     }
                 }
             }
-            zones.push(Zone {
-                name: name.clone(),
-                members,
-            });
+            zones.push(Zone::new(name.clone(), members));
         }
         zones
     }
@@ -429,10 +426,7 @@ impl Compiler<'_> {
                     .collect()
             })
             .collect();
-        Reach {
-            steps: m.steps.max(1),
-            next,
-        }
+        Reach::new(m.steps.max(1), next)
     }
 
     fn combat_table(&mut self, name: &Ref, game: &Game) -> Option<Vec<Vec<CombatEntry>>> {

@@ -150,7 +150,7 @@ impl Engine {
         }
         if let Some((count, script)) = &self.game.victory.repetition {
             let hash = state.position_hash();
-            let seen = state.history.iter().filter(|&&h| h == hash).count() + 1;
+            let seen = state.occurrences(hash);
             state.history.push(hash);
             if seen >= usize::from(*count) {
                 self.scripts.repetition(state, script)?;
@@ -275,6 +275,7 @@ impl Engine {
             .map_or(self.game.flow.len(), |i| i + 1) as u16;
         state.stack.push(Frame::new(index, player));
         state.history.clear();
+        state.history_floor = 0;
         self.advance(state)
     }
 

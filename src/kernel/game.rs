@@ -35,16 +35,43 @@ pub struct StartPiece {
     pub at: crate::kernel::piece::Location,
 }
 
-/// A set of spaces per player (the same set for all, for common zones).
+/// A set of spaces per player (the same set for all, for common zones),
+/// kept both as a membership table and as a list in board order, because
+/// move generation asks both "is this space in it?" and "which spaces?".
 #[derive(Clone, Debug)]
 pub struct Zone {
     pub name: String,
-    pub members: Vec<Vec<bool>>,
+    members: Vec<Vec<bool>>,
+    lists: Vec<Vec<SpaceId>>,
 }
 
 impl Zone {
+    /// A zone from its membership table, `[player][space]`.
+    pub fn new(name: String, members: Vec<Vec<bool>>) -> Zone {
+        let lists = members
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .enumerate()
+                    .filter(|(_, in_zone)| **in_zone)
+                    .map(|(i, _)| SpaceId(i as u16))
+                    .collect()
+            })
+            .collect();
+        Zone {
+            name,
+            members,
+            lists,
+        }
+    }
+
     pub fn contains(&self, player: PlayerId, space: SpaceId) -> bool {
         self.members[player.0 as usize][space.0 as usize]
+    }
+
+    /// The zone's spaces as a player sees them, in board order.
+    pub fn spaces(&self, player: PlayerId) -> &[SpaceId] {
+        &self.lists[player.0 as usize]
     }
 }
 
@@ -71,8 +98,38 @@ pub enum CombatEntry {
 #[derive(Clone, Debug)]
 pub struct Reach {
     pub steps: u8,
-    /// `[player][space]` -> spaces one step away that the pattern allows.
-    pub next: Vec<Vec<Vec<SpaceId>>>,
+    /// All players' step lists end to end; `ranges[player * spaces + space]`
+    /// says where one list lies. One flat buffer keeps move generation to a
+    /// single indirection.
+    targets: Vec<SpaceId>,
+    ranges: Vec<(u32, u32)>,
+    spaces: usize,
+}
+
+impl Reach {
+    /// From `next[player][space]`: the spaces one step away that the
+    /// pattern allows.
+    pub fn new(steps: u8, next: Vec<Vec<Vec<SpaceId>>>) -> Reach {
+        let spaces = next.first().map_or(0, Vec::len);
+        let mut targets = Vec::new();
+        let mut ranges = Vec::new();
+        for list in next.iter().flatten() {
+            ranges.push((targets.len() as u32, (targets.len() + list.len()) as u32));
+            targets.extend_from_slice(list);
+        }
+        Reach {
+            steps,
+            targets,
+            ranges,
+            spaces,
+        }
+    }
+
+    /// Where a player's piece may step from a space.
+    pub fn next(&self, player: PlayerId, from: SpaceId) -> &[SpaceId] {
+        let (start, end) = self.ranges[player.0 as usize * self.spaces + from.0 as usize];
+        &self.targets[start as usize..end as usize]
+    }
 }
 
 /// A special action offered beside the moves (Convoy's Air Strike).

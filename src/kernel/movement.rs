@@ -31,7 +31,7 @@ pub fn actions(
         let piece = PieceId(i as u16);
         let reach = &m.reaches[m.kind_reach[p.kind.0 as usize]];
         if reach.steps == 1 {
-            for &to in &reach.next[player.0 as usize][from.0 as usize] {
+            for &to in reach.next(player, from) {
                 if can_enter(m, state, player, to) {
                     out.push(Action::Move { piece, to });
                 }
@@ -46,10 +46,8 @@ pub fn actions(
         {
             continue;
         }
-        for target in game.board.ids() {
-            if game.zones[special.zone].contains(player, target)
-                && target_allowed(special.target, state, player, target)
-            {
+        for &target in game.zones[special.zone].spaces(player) {
+            if target_allowed(special.target, state, player, target) {
                 out.push(Action::Special {
                     index: index as u8,
                     target,
@@ -84,7 +82,7 @@ fn multi_step(
     for _ in 0..reach.steps {
         let mut next = Vec::new();
         for &s in &frontier {
-            for &to in &reach.next[player.0 as usize][s.0 as usize] {
+            for &to in reach.next(player, s) {
                 if seen.contains(&to) || !can_enter(m, state, player, to) {
                     continue;
                 }
@@ -175,8 +173,8 @@ fn attack(
     at: SpaceId,
 ) -> Result<(), RulesError> {
     if m.reveal_on_attack {
-        state.set_seen_by(attacker, EVERYONE);
-        state.set_seen_by(defender, EVERYONE);
+        state.reveal(attacker, EVERYONE);
+        state.reveal(defender, EVERYONE);
     }
     let table = m.combat.as_ref().expect("attacks need a combat table");
     let entry =

@@ -26,17 +26,39 @@ pub fn actions(
     let Some(piece) = next_piece(state, player) else {
         return;
     };
-    for space in game.board.ids() {
-        let open = state.first_at(space).is_none();
-        if open
-            && p.quotas.iter().any(|&(zone, quota)| {
-                game.zones[zone].contains(player, space)
-                    && placed_in(game, state, player, zone) < quota
+    let start = out.len();
+    for &(zone, quota) in &p.quotas {
+        let spaces = game.zones[zone].spaces(player);
+        let placed = spaces
+            .iter()
+            .filter(|&&s| {
+                state
+                    .pieces_at(s)
+                    .any(|q| state.piece(q).is_owned_by(player))
             })
-        {
-            out.push(Action::Place { piece, to: space });
+            .count();
+        if placed < usize::from(quota) {
+            out.extend(
+                spaces
+                    .iter()
+                    .filter(|&&s| state.first_at(s).is_none())
+                    .map(|&to| Action::Place { piece, to }),
+            );
         }
     }
+    // Zones may overlap and come in any order: keep board order, once each.
+    out[start..].sort_by_key(|a| match a {
+        Action::Place { to, .. } => *to,
+        _ => unreachable!("placement lists only placements"),
+    });
+    let mut seen = start;
+    for i in start..out.len() {
+        if i == start || out[i] != out[seen - 1] {
+            out[seen] = out[i];
+            seen += 1;
+        }
+    }
+    out.truncate(seen);
 }
 
 pub fn apply(_game: &Game, _p: &Placement, state: &mut GameState, action: Action) {
@@ -61,17 +83,4 @@ pub fn advance(game: &Game, _p: &Placement, state: &mut GameState) -> bool {
         frame.step += 1;
         frame.player = game.next_player(frame.player);
     }
-}
-
-fn placed_in(game: &Game, state: &GameState, player: PlayerId, zone: usize) -> u16 {
-    state
-        .pieces()
-        .iter()
-        .filter(|p| {
-            p.is_owned_by(player)
-                && p.loc
-                    .space()
-                    .is_some_and(|s| game.zones[zone].contains(player, s))
-        })
-        .count() as u16
 }

@@ -80,6 +80,10 @@ pub struct GameState {
     pub events: Vec<Event>,
     /// Position hashes after each action, for repetition rules.
     pub history: Vec<u64>,
+    /// Positions before this index of `history` cannot recur (a face was
+    /// revealed since), so repetition counts start here.
+    #[serde(default)]
+    pub history_floor: usize,
     #[serde(skip)]
     piece_hash: u64,
     pub result: Option<Outcome>,
@@ -101,6 +105,7 @@ impl GameState {
             log: Vec::new(),
             events: Vec::new(),
             history: Vec::new(),
+            history_floor: 0,
             piece_hash: 0,
             result: None,
         };
@@ -183,8 +188,15 @@ impl GameState {
         }
     }
 
-    pub fn set_seen_by(&mut self, id: PieceId, seen_by: u8) {
-        self.update(id, |p| p.seen_by = seen_by);
+    /// Shows a piece's face to more players (`players` is a bit mask).
+    /// Faces are never hidden again, so a reveal is irreversible: no
+    /// earlier position can recur, and the repetition count restarts.
+    pub fn reveal(&mut self, id: PieceId, players: u8) {
+        let seen = self.pieces[id.0 as usize].seen_by | players;
+        if seen != self.pieces[id.0 as usize].seen_by {
+            self.update(id, |p| p.seen_by = seen);
+            self.history_floor = self.history.len();
+        }
     }
 
     pub fn set_kind(&mut self, id: PieceId, kind: KindId) {
@@ -215,10 +227,10 @@ impl GameState {
         h
     }
 
-    /// How many times the current position has occurred, counting now.
-    pub fn repetitions(&self) -> usize {
-        let now = self.position_hash();
-        1 + self.history.iter().filter(|&&h| h == now).count()
+    /// How many times a position (by hash) has occurred since the last
+    /// irreversible change, counting this one.
+    pub fn occurrences(&self, hash: u64) -> usize {
+        1 + self.history[self.history_floor.min(self.history.len())..].iter().filter(|&&h| h == hash).count()
     }
 
     fn update(&mut self, id: PieceId, change: impl FnOnce(&mut Piece)) {
@@ -350,7 +362,7 @@ mod tests {
         assert_ne!(start, moved);
         s.set_location(PieceId(0), Location::Pool(RESERVE));
         assert_eq!(s.position_hash(), start);
-        s.set_seen_by(PieceId(0), 3);
+        s.reveal(PieceId(0), 3);
         assert_ne!(
             s.position_hash(),
             start,

@@ -127,7 +127,7 @@ fn reveal(lua: &Lua, (id, player): (i64, Option<String>)) -> Result<()> {
             Some(p) => s.piece(pid).seen_by | player_bit(player_arg(g, &p)?),
             None => EVERYONE,
         };
-        s.set_seen_by(pid, seen);
+        s.reveal(pid, seen);
         Ok(())
     })
 }
