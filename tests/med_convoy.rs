@@ -206,6 +206,50 @@ fn the_opponent_does_not_see_the_type_of_an_unrevealed_ship() {
 }
 
 #[test]
+#[ignore = "bug: piece ids follow the ship types (and set-up goes in type order), so views and the log give hidden types away"]
+fn the_opponent_cannot_tell_hidden_types_from_piece_ids_or_setup_order() {
+    let e = engine(&[]);
+    let (blue, red) = (player(&e, "blue"), player(&e, "red"));
+    let mut lowest_id_kinds = std::collections::BTreeSet::new();
+    let mut first_placed_kinds = std::collections::BTreeSet::new();
+    for seed in 0..16 {
+        // A set-up with random choices of cell.
+        let mut state = e.new_game(seed).unwrap();
+        let mut pick = portolan::kernel::rng::GameRng::new(seed);
+        while legal_actions(&e, &state)
+            .iter()
+            .all(|a| matches!(a, Action::Place { .. }))
+        {
+            let actions = legal_actions(&e, &state);
+            let a = actions[pick.below(actions.len() as u32) as usize];
+            e.apply(&mut state, a).unwrap();
+        }
+        let view = View::new(&e.game, &state, Viewer::Player(blue));
+        let hidden: Vec<_> = view
+            .pieces
+            .iter()
+            .filter(|p| p.owner == Some(red))
+            .collect();
+        assert!(hidden.iter().all(|p| p.kind.is_none()));
+        let lowest = hidden.iter().map(|p| p.id).min().unwrap();
+        lowest_id_kinds.insert(state.piece(lowest).kind);
+        let first_placed = view.events.iter().find_map(|ev| match ev {
+            Event::Placed { piece, .. } if state.piece(*piece).owner == Some(red) => Some(*piece),
+            _ => None,
+        });
+        first_placed_kinds.insert(state.piece(first_placed.unwrap()).kind);
+    }
+    assert!(
+        lowest_id_kinds.len() > 1,
+        "Red's lowest piece id is always the same type"
+    );
+    assert!(
+        first_placed_kinds.len() > 1,
+        "Red's first ship set up is always the same type"
+    );
+}
+
+#[test]
 fn an_attack_reveals_both_ships_to_both_players_for_the_rest_of_the_game() {
     let e = engine(&[]);
     let state = position(
@@ -495,8 +539,14 @@ fn air_strike_destroys_whatever_ship_is_on_the_cell() {
     let e = engine(&[]);
     let ships = with_keepers(&[("blue", "Destroyer", "c4"), ("red", "Submarine", "e4")]);
     let state = position(&e, &ships, "blue");
+    let submarine = piece_at(&e, &state, "e4");
     let enemy = play(&e, &state, "strike e4");
     assert_at(&e, &enemy, "e4", None);
+    assert!(is_eliminated(&enemy, submarine));
+    assert!(
+        enemy.piece(submarine).is_public(),
+        "the striker learns what it hit"
+    );
     assert_eq!(enemy.result, None);
     let own = play(&e, &state, "strike c4");
     assert_at(&e, &own, "c4", None);
@@ -587,6 +637,40 @@ fn losing_the_last_merchant_loses_the_game() {
     ];
     let s = play(&e, &position(&e, &ships, "blue"), "strike c4");
     assert_eq!(winner(&e, &s).as_deref(), Some("blue"));
+}
+
+#[test]
+fn a_merchant_attacking_into_the_far_row_does_not_win() {
+    let e = engine(&[]);
+    let ships = with_keepers(&[("blue", "Merchant", "c4"), ("red", "Submarine", "c5")]);
+    let s = play(&e, &position(&e, &ships, "blue"), "c4 c5");
+    assert_eq!(last_attack(&s), Some((Resolved::Bounce, None)));
+    assert_eq!(s.result, None);
+    assert_at(&e, &s, "c4", Some(("blue", "Merchant")));
+}
+
+#[test]
+fn striking_ones_own_last_merchant_loses_the_game() {
+    let e = engine(&[]);
+    let ships = [
+        ("blue", "Merchant", "c4"),
+        ("red", "Merchant", "g5"),
+        ("red", "Cruiser", "a5"),
+    ];
+    let s = play(&e, &position(&e, &ships, "blue"), "strike c4");
+    assert_eq!(winner(&e, &s).as_deref(), Some("red"));
+}
+
+#[test]
+fn a_game_still_running_after_max_plies_is_drawn() {
+    let e = engine(&[]);
+    assert_eq!(e.game.max_plies, 5000);
+    let mut state = position(&e, &with_keepers(&[("blue", "Destroyer", "c3")]), "blue");
+    state.ply = e.game.max_plies - 1;
+    let s = play(&e, &state, "c3 c4");
+    let result = s.result.as_ref().expect("the game is over");
+    assert_eq!(result.winner, None);
+    assert!(result.reason.contains("max_plies"), "{}", result.reason);
 }
 
 /// Shuffles Blue's Destroyer a1-a2 and Red's g5-g4 until the game ends.
@@ -680,26 +764,83 @@ fn after_repetition_equal_distance_and_number_is_a_draw() {
 }
 
 #[test]
-fn a_player_with_no_move_and_no_strike_can_only_pass() {
-    // Rule 6 forbids moving back; rule 5 gives Blue a seventh warship to
-    // fill its far row, so none of Blue's ships can move.
-    let e = engine(&["marked-ship", "no-backward"]);
+fn repetitions_count_even_when_not_consecutive() {
+    let e = engine(&[]);
+    let ships = [
+        ("blue", "Merchant", "b3"),
+        ("red", "Merchant", "f3"),
+        ("blue", "Destroyer", "a1"),
+        ("red", "Destroyer", "g5"),
+    ];
+    let mut s = position(&e, &ships, "blue");
+    // Back to the start after 4 plies, after a different excursion at 8,
+    // and after 12.
+    let moves = [
+        "a1 a2", "g5 g4", "a2 a1", "g4 g5", "a1 b1", "g5 f5", "b1 a1", "f5 g5", "a1 a2", "g5 g4",
+        "a2 a1", "g4 g5",
+    ];
+    for (i, m) in moves.iter().enumerate() {
+        assert_eq!(s.result, None, "over after only {i} plies");
+        s = play(&e, &s, m);
+    }
+    let result = s
+        .result
+        .as_ref()
+        .expect("the third occurrence ends the game");
+    assert!(result.reason.contains("repeated"), "{}", result.reason);
+}
+
+/// Rules 5 and 6 let a fleet be fully blocked: seven warships on the far
+/// row can go neither forward, sideways nor back.
+fn blocked_fleets(e: &portolan::kernel::engine::Engine) -> portolan::kernel::state::GameState {
     let mut state = e.new_game(SEED).unwrap();
-    state = play_all(&e, &state, &["marked Submarine", "marked Submarine"]);
-    let blue_row: Vec<(&str, &str, &str)> = [
-        ("Cruiser", "a5"),
-        ("Destroyer", "b5"),
-        ("Destroyer", "c5"),
-        ("Destroyer", "d5"),
-        ("Submarine", "e5"),
-        ("Submarine", "f5"),
-        ("Submarine", "g5"),
-    ]
-    .iter()
-    .map(|&(k, c)| ("blue", k, c))
-    .chain([("red", "Merchant", "d3")])
-    .collect();
-    arrange(&e, &mut state, &blue_row, "blue");
+    state = play_all(e, &state, &["marked Submarine", "marked Submarine"]);
+    let fleet = [
+        "Cruiser",
+        "Destroyer",
+        "Destroyer",
+        "Destroyer",
+        "Submarine",
+        "Submarine",
+        "Submarine",
+    ];
+    let mut ships = Vec::new();
+    for (i, kind) in fleet.iter().enumerate() {
+        let col = (b'a' + i as u8) as char;
+        ships.push(("blue", *kind, format!("{col}5")));
+        ships.push(("red", *kind, format!("{col}1")));
+    }
+    let ships: Vec<(&str, &str, &str)> =
+        ships.iter().map(|(p, k, c)| (*p, *k, c.as_str())).collect();
+    arrange(e, &mut state, &ships, "blue");
+    state
+}
+
+#[test]
+fn when_both_players_can_only_pass_the_repetition_rule_ends_the_game() {
+    let e = engine(&["marked-ship", "no-backward"]);
+    let mut state = blocked_fleets(&e);
+    for p in &mut state.players {
+        p.used_specials |= 1;
+    }
+    let mut passes = 0;
+    while state.result.is_none() {
+        assert_eq!(legal(&e, &state), ["pass"]);
+        state = play(&e, &state, "pass");
+        passes += 1;
+        assert!(passes <= 6, "passing forever");
+    }
+    let result = state.result.as_ref().unwrap();
+    assert!(result.reason.contains("repeated"), "{}", result.reason);
+    assert_eq!(result.winner, None, "no Merchants on either side: a draw");
+}
+
+#[test]
+fn a_player_with_no_move_and_no_strike_can_only_pass() {
+    // Rule 6 forbids moving back; rule 5 gives each side a seventh warship
+    // to fill its far row, so no ship can move.
+    let e = engine(&["marked-ship", "no-backward"]);
+    let mut state = blocked_fleets(&e);
     // With the Air Strike left, Blue strikes (its own far row), never passes.
     assert!(!legal(&e, &state).contains(&"pass".to_string()));
     assert_eq!(strike_targets(&e, &state).len(), 7);
