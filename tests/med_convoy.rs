@@ -1205,3 +1205,30 @@ fn the_same_seed_plays_the_same_game() {
         assert_ne!(a.log, c.log, "another seed, another game");
     }
 }
+
+#[test]
+fn every_optional_rule_alone_and_all_together_play_to_the_end() {
+    let all = [
+        "coin-equal",
+        "coin-strike",
+        "land-centre",
+        "attacker-sunk",
+        "marked-ship",
+        "no-backward",
+        "merchants-collide",
+        "coin-sub-escape",
+    ];
+    let mut sets: Vec<Vec<&str>> = all.iter().map(|o| vec![*o]).collect();
+    sets.push(all.to_vec());
+    for options in sets {
+        let e = engine(&options);
+        for o in &options {
+            assert!(e.game.option_enabled(o), "{o} is on");
+        }
+        for seed in 0..3 {
+            let s = play_game(&e, seed, &["random".into()])
+                .unwrap_or_else(|err| panic!("{options:?} seed {seed}: {err}"));
+            assert!(s.result.is_some(), "{options:?} seed {seed}");
+        }
+    }
+}

@@ -117,7 +117,8 @@ fn hostile_code_in_an_option_script_names_that_script() {
 #[test]
 fn hostile_code_in_play_fails_the_action_and_keeps_the_game() {
     for (what, code, says) in HOSTILE {
-        let copy = hostile_strike(code);
+        // Only a strike on d4 runs the hostile code.
+        let copy = hostile_strike(&format!("if cell == 'd4' then {code} end"));
         let e = load_copy(&copy).unwrap_or_else(|err| panic!("{what}: {err}"));
         let ships = [
             ("blue", "Merchant", "a1"),
@@ -148,9 +149,12 @@ fn hostile_code_in_play_fails_the_action_and_keeps_the_game() {
             state.first_at(cell(&e, "d4")),
             Some(piece_at(&e, &state, "d4"))
         );
-        // And the engine still plays: an ordinary move works after the error.
+        // And the engine still plays, scripts included: an ordinary move,
+        // and a strike elsewhere (which sinks Red's last Merchant).
         let next = common::play(&e, &state, "a1 a2");
         assert_eq!(common::to_move(&e, &next).as_deref(), Some("red"));
+        let next = common::play(&e, &state, "strike g5");
+        assert_eq!(common::winner(&e, &next).as_deref(), Some("blue"), "{what}");
     }
 }
 
