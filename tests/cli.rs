@@ -407,6 +407,61 @@ fn check_rejects_a_scenario_with_an_unknown_option() {
     );
 }
 
+#[test]
+fn check_reports_a_cycle_of_scenarios() {
+    let (dir, file) = scenario("a", "game: med-convoy\ntitle: A\nextends: b\n");
+    std::fs::write(
+        file.with_file_name("b.yaml"),
+        "game: med-convoy\ntitle: B\nextends: a\n",
+    )
+    .unwrap();
+    let o = portolan(&[
+        "--scenarios",
+        dir.path().to_str().unwrap(),
+        "check",
+        "med-convoy/a",
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("cycle"), "{}", stderr(&o));
+}
+
+#[test]
+fn check_locates_an_extends_of_an_unknown_scenario() {
+    let (dir, file) = scenario("c", "game: med-convoy\ntitle: C\nextends: nowhere\n");
+    assert_scenario_fails(
+        dir.path(),
+        &file,
+        "c",
+        "c.yaml:3:10: extends unknown scenario 'nowhere'",
+    );
+}
+
+#[test]
+fn simulate_rejects_an_unknown_option_with_the_known_ones() {
+    let o = portolan(&[
+        "simulate",
+        "med-convoy",
+        "--games",
+        "5",
+        "--option",
+        "no-backwards",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("did you mean 'no-backward'"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+#[ignore = "bug: simulate --games 0 prints mean_plies as -0.0"]
+fn simulate_zero_games_reports_zero_plies() {
+    let o = portolan(&["simulate", "med-convoy", "--games", "0", "--format", "json"]);
+    assert_success(&o);
+    assert!(!stdout(&o).contains("-0.0"), "{}", stdout(&o));
+}
+
 // ---------------------------------------------------------------- play
 
 fn commands(text: &str) -> tempfile::NamedTempFile {
@@ -486,4 +541,19 @@ fn play_rejects_a_seat_for_an_unknown_player() {
     ]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("green"), "{}", stderr(&o));
+}
+
+#[test]
+fn play_rejects_an_unknown_bot() {
+    let file = commands("quit\n");
+    let o = portolan(&[
+        "play",
+        "med-convoy",
+        "--seat",
+        "blue=robot",
+        "--commands",
+        file.path().to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("robot"), "{}", stderr(&o));
 }
