@@ -1232,3 +1232,42 @@ fn every_optional_rule_alone_and_all_together_play_to_the_end() {
         }
     }
 }
+
+// ---------------------------------------------------------------- scenarios
+
+#[test]
+fn every_stock_scenario_loads_and_plays_to_the_end() {
+    let catalog = catalog();
+    let names = catalog.scenario_ids("med-convoy");
+    assert!(names.contains(&"radical".to_string()), "{names:?}");
+    for name in names {
+        let request = portolan::load::Request {
+            target: format!("med-convoy/{name}"),
+            options: vec![],
+        };
+        let loaded = portolan::load::load(&catalog, &request)
+            .unwrap_or_else(|err| panic!("scenario {name}: {err}"));
+        for o in &loaded.options {
+            assert!(loaded.engine.game.option_enabled(o), "{name}: {o}");
+        }
+        let s = play_game(&loaded.engine, 9, &["random".into()]).unwrap();
+        assert!(s.result.is_some(), "{name}");
+    }
+}
+
+#[test]
+fn the_radical_scenario_switches_on_rules_4_and_6() {
+    let request = portolan::load::Request {
+        target: "med-convoy/radical".into(),
+        options: vec![],
+    };
+    let loaded = portolan::load::load(&catalog(), &request).unwrap();
+    let e = loaded.engine;
+    assert!(e.game.option_enabled("attacker-sunk"));
+    assert!(e.game.option_enabled("no-backward"));
+    let ships = with_keepers(&[("blue", "Destroyer", "c2"), ("red", "Cruiser", "c3")]);
+    let s = play(&e, &position(&e, &ships, "blue"), "c2 c3");
+    assert_eq!(last_attack(&s), Some((Resolved::Lose, None)));
+    let s = position(&e, &with_keepers(&[("blue", "Destroyer", "c3")]), "blue");
+    assert_eq!(targets_from(&e, &s, "c3"), ["b3", "c4", "d3"]);
+}
