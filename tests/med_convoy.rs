@@ -9,8 +9,11 @@ mod common;
 
 use common::*;
 use portolan::kernel::action::Action;
+use portolan::kernel::engine::Engine;
 use portolan::kernel::event::{Event, Resolved};
+use portolan::kernel::state::GameState;
 use portolan::kernel::view::{View, Viewer};
+use portolan::load::{Request, load};
 use portolan::sim::play_game;
 
 /// Both sides keep a Merchant far from the action, so that sinking a ship
@@ -80,10 +83,7 @@ fn row_cells(row: u8) -> Vec<String> {
     "abcdefg".chars().map(|c| format!("{c}{row}")).collect()
 }
 
-fn placement_cells(
-    e: &portolan::kernel::engine::Engine,
-    state: &portolan::kernel::state::GameState,
-) -> Vec<String> {
+fn placement_cells(e: &Engine, state: &GameState) -> Vec<String> {
     let mut cells: Vec<String> = legal(e, state)
         .into_iter()
         .map(|n| n.strip_prefix("place ").expect("a placement").to_string())
@@ -372,15 +372,7 @@ fn players_alternate() {
 
 /// Blue's `attacker` on c2 attacks Red's `defender` on c3, with `coins`
 /// forced; returns the position after the attack.
-fn attack(
-    options: &[&str],
-    attacker: &str,
-    defender: &str,
-    coins: &[u32],
-) -> (
-    portolan::kernel::engine::Engine,
-    portolan::kernel::state::GameState,
-) {
+fn attack(options: &[&str], attacker: &str, defender: &str, coins: &[u32]) -> (Engine, GameState) {
     let e = engine(options);
     let mut state = position(
         &e,
@@ -674,10 +666,7 @@ fn a_game_still_running_after_max_plies_is_drawn() {
 }
 
 /// Shuffles Blue's Destroyer a1-a2 and Red's g5-g4 until the game ends.
-fn shuffle_until_the_end(
-    e: &portolan::kernel::engine::Engine,
-    merchants: &[(&str, &str, &str)],
-) -> portolan::kernel::state::GameState {
+fn shuffle_until_the_end(e: &Engine, merchants: &[(&str, &str, &str)]) -> GameState {
     let mut ships = merchants.to_vec();
     ships.extend([("blue", "Destroyer", "a1"), ("red", "Destroyer", "g5")]);
     let mut s = position(e, &ships, "blue");
@@ -792,7 +781,7 @@ fn repetitions_count_even_when_not_consecutive() {
 
 /// Rules 5 and 6 let a fleet be fully blocked: seven warships on the far
 /// row can go neither forward, sideways nor back.
-fn blocked_fleets(e: &portolan::kernel::engine::Engine) -> portolan::kernel::state::GameState {
+fn blocked_fleets(e: &Engine) -> GameState {
     let mut state = e.new_game(SEED).unwrap();
     state = play_all(e, &state, &["marked Submarine", "marked Submarine"]);
     let fleet = [
@@ -1086,6 +1075,20 @@ fn rule5_a_marked_cruiser_plays_as_a_second_cruiser() {
 }
 
 #[test]
+fn rule5_a_marked_merchant_leaves_four_merchants() {
+    let e = engine(&["marked-ship"]);
+    let state = e.new_game(SEED).unwrap();
+    let first = state.first_player;
+    let state = play_all(&e, &state, &["marked Merchant", "marked Submarine"]);
+    let merchant = e.game.kind_index("Merchant").unwrap();
+    let merchants = state
+        .pieces()
+        .iter()
+        .filter(|p| p.owner == Some(first) && p.kind == merchant);
+    assert_eq!(merchants.count(), 4);
+}
+
+#[test]
 fn rule5_base_game_has_no_marking_phase() {
     let e = engine(&[]);
     let state = e.new_game(SEED).unwrap();
@@ -1241,12 +1244,12 @@ fn every_stock_scenario_loads_and_plays_to_the_end() {
     let names = catalog.scenario_ids("med-convoy");
     assert!(names.contains(&"radical".to_string()), "{names:?}");
     for name in names {
-        let request = portolan::load::Request {
+        let request = Request {
             target: format!("med-convoy/{name}"),
             options: vec![],
         };
-        let loaded = portolan::load::load(&catalog, &request)
-            .unwrap_or_else(|err| panic!("scenario {name}: {err}"));
+        let loaded =
+            load(&catalog, &request).unwrap_or_else(|err| panic!("scenario {name}: {err}"));
         for o in &loaded.options {
             assert!(loaded.engine.game.option_enabled(o), "{name}: {o}");
         }
@@ -1257,11 +1260,11 @@ fn every_stock_scenario_loads_and_plays_to_the_end() {
 
 #[test]
 fn the_radical_scenario_switches_on_rules_4_and_6() {
-    let request = portolan::load::Request {
+    let request = Request {
         target: "med-convoy/radical".into(),
         options: vec![],
     };
-    let loaded = portolan::load::load(&catalog(), &request).unwrap();
+    let loaded = load(&catalog(), &request).unwrap();
     let e = loaded.engine;
     assert!(e.game.option_enabled("attacker-sunk"));
     assert!(e.game.option_enabled("no-backward"));
