@@ -5,7 +5,9 @@
 
 use crate::data::catalog::Catalog;
 use crate::data::compile::compile;
-use crate::data::error::{DataError, DataErrors};
+use crate::data::error::{DataError, DataErrors, suggest};
+use crate::data::game_file::GameFile;
+use crate::data::locate::Outline;
 use crate::data::package::Package;
 use crate::data::scenario::{Scenario, apply_overrides};
 use crate::kernel::engine::Engine;
@@ -72,19 +74,61 @@ pub fn build(
 ) -> Result<Engine, DataErrors> {
     let yaml_path = package.path_of("game.yaml");
     let file = package.game_file()?;
+    check_options(&file, scenario, options)?;
     // The file as written must be valid on its own: this is where errors
     // still have their line and column.
-    compile(&file, &yaml_path, options)?;
+    let outline = package
+        .files
+        .get("game.yaml")
+        .and_then(|text| Outline::of(text));
+    compile(&file, &yaml_path, outline.as_ref(), options)?;
     let file = apply_overrides(&file, scenario.map_or(&[][..], |s| &s.overrides))?;
     let (rules, configure) = LuaRules::load(package, &file, options, Limits::default())?;
     let file = rules.configure(file, &configure, &yaml_path)?;
-    let game = Rc::new(compile(
-        &file,
-        &format!("{yaml_path} (after the scenario and optional rules)"),
-        options,
-    )?);
+    let changed_by = match scenario {
+        Some(s) if !s.overrides.is_empty() => format!(
+            "{} (its overrides of {yaml_path}, with the optional rules)",
+            s.path
+        ),
+        _ => format!("{yaml_path} (after the optional rules' configure())"),
+    };
+    let game = Rc::new(compile(&file, &changed_by, None, options)?);
     rules.attach(&game)?;
     Ok(Engine::new(game, Box::new(rules)))
+}
+
+/// Every optional rule asked for must exist; an unknown one is blamed on
+/// the scenario line that names it, or on the command line.
+fn check_options(
+    file: &GameFile,
+    scenario: Option<&Scenario>,
+    options: &[String],
+) -> Result<(), DataErrors> {
+    let known: Vec<&str> = file.options.iter().map(|o| o.id.as_str()).collect();
+    let errors: Vec<DataError> = options
+        .iter()
+        .filter(|id| !known.contains(&id.as_str()))
+        .map(|id| {
+            let message = format!(
+                "unknown optional rule '{id}': {}",
+                suggest(id, known.iter().copied())
+            );
+            let written = scenario.and_then(|s| s.options_at.iter().find(|(o, _, _)| o == id));
+            match written {
+                Some((_, path, at)) => DataError {
+                    file: path.clone(),
+                    at: *at,
+                    message,
+                },
+                None => DataError::new("--option", message),
+            }
+        })
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(DataErrors(errors))
+    }
 }
 
 /// Checks a target thoroughly: the package alone, each optional rule
@@ -127,11 +171,16 @@ pub fn check(catalog: &Catalog, target: &str) -> Result<Vec<String>, DataErrors>
         }
     }
     let mut checked = Vec::new();
-    let mut errors = Vec::new();
+    let mut errors: Vec<DataError> = Vec::new();
     for r in results {
         match r {
             Ok(label) => checked.push(label),
-            Err(e) => errors.extend(e.0),
+            // A mistake in game.yaml shows up in every variant tried: once is enough.
+            Err(e) => errors.extend(
+                e.0.into_iter()
+                    .filter(|x| !errors.contains(x))
+                    .collect::<Vec<_>>(),
+            ),
         }
     }
     if errors.is_empty() {

@@ -3,6 +3,7 @@
 
 use crate::data::error::{DataError, DataErrors, suggest};
 use crate::data::game_file::{GameFile, MovementFile, PhaseFile, Ref, RelDir};
+use crate::data::locate::Outline;
 use crate::kernel::board::{Board, Dir, GridSize, SpaceId};
 use crate::kernel::event::Resolved;
 use crate::kernel::game::*;
@@ -11,9 +12,17 @@ use serde_json::Value as Json;
 
 /// Compiles a game file. `path` names the file in errors; `enabled` lists
 /// the optional rules switched on.
-pub fn compile(file: &GameFile, path: &str, enabled: &[String]) -> Result<Game, DataErrors> {
+/// `outline`, when given, places errors found by path (a table cell, a
+/// quota) at their line and column in the file.
+pub fn compile(
+    file: &GameFile,
+    path: &str,
+    outline: Option<&Outline>,
+    enabled: &[String],
+) -> Result<Game, DataErrors> {
     let mut c = Compiler {
         path,
+        outline,
         errors: Vec::new(),
     };
     let players = c.players(file);
@@ -80,7 +89,10 @@ pub fn compile(file: &GameFile, path: &str, enabled: &[String]) -> Result<Game, 
         })
         .collect();
     if game.flow.is_empty() && c.errors.is_empty() {
-        c.err("the flow lists no phase: add at least one phase name under 'flow'");
+        c.err_at(
+            "flow",
+            "the flow lists no phase: add at least one phase name under 'flow'",
+        );
     }
     game.victory = c.victory(file, &game);
     game.options = c.options(file, enabled);
@@ -93,12 +105,20 @@ pub fn compile(file: &GameFile, path: &str, enabled: &[String]) -> Result<Game, 
 
 struct Compiler<'a> {
     path: &'a str,
+    outline: Option<&'a Outline>,
     errors: Vec<DataError>,
 }
 
 impl Compiler<'_> {
     fn err(&mut self, message: impl Into<String>) {
         self.errors.push(DataError::new(self.path, message));
+    }
+
+    /// An error about the value at a dotted path of the file.
+    fn err_at(&mut self, path: &str, message: impl Into<String>) {
+        let mut e = DataError::new(self.path, message);
+        e.at = self.outline.and_then(|o| o.find(path));
+        self.errors.push(e);
     }
 
     /// Resolves a reference, or records an error placed where it was written.
@@ -122,18 +142,22 @@ impl Compiler<'_> {
 
     fn players(&mut self, file: &GameFile) -> Vec<PlayerDef> {
         if file.players.is_empty() || file.players.len() > MAX_PLAYERS {
-            self.err(format!(
-                "a game needs 1 to {MAX_PLAYERS} players; this one lists {}",
-                file.players.len()
-            ));
+            self.err_at(
+                "players",
+                format!(
+                    "a game needs 1 to {MAX_PLAYERS} players; this one lists {}",
+                    file.players.len()
+                ),
+            );
         }
         let mut out: Vec<PlayerDef> = Vec::new();
         for p in &file.players {
             let id = p.id.to_ascii_lowercase();
             if out.iter().any(|o| o.id == id) {
-                self.err(format!(
-                    "player '{id}' is listed twice: player ids must differ"
-                ));
+                self.err_at(
+                    "players",
+                    format!("player '{id}' is listed twice: player ids must differ"),
+                );
             }
             let name = p.name.clone().unwrap_or_else(|| capitalised(&id));
             out.push(PlayerDef {
@@ -152,9 +176,10 @@ impl Compiler<'_> {
                 .player_index(id)
                 .map(FirstPlayer::Fixed)
                 .unwrap_or_else(|| {
-                    self.err(format!(
-                        "first_player '{id}' is neither 'coin' nor a player id"
-                    ));
+                    self.err_at(
+                        "first_player",
+                        format!("first_player '{id}' is neither 'coin' nor a player id"),
+                    );
                     FirstPlayer::Coin
                 }),
         }
@@ -164,7 +189,10 @@ impl Compiler<'_> {
         let b = &file.board;
         let mut board = match &b.grid {
             Some(g) if g.columns == 0 || g.rows == 0 || g.columns > 26 => {
-                self.err("board.grid needs 1 to 26 columns and at least 1 row");
+                self.err_at(
+                    "board.grid",
+                    "board.grid needs 1 to 26 columns and at least 1 row",
+                );
                 Board::areas()
             }
             Some(g) => Board::grid(
@@ -178,7 +206,10 @@ impl Compiler<'_> {
         };
         for s in &b.spaces {
             if board.find(&s.name).is_some() {
-                self.err(format!("board space '{}' is declared twice", s.name));
+                self.err_at(
+                    "board.spaces",
+                    format!("board space '{}' is declared twice", s.name),
+                );
                 continue;
             }
             let id = board.add_space(&s.name, &s.kind);
@@ -194,9 +225,10 @@ impl Compiler<'_> {
                 None => {
                     let hint =
                         suggest(name, board.ids().map(|i| board.name(i)).collect::<Vec<_>>());
-                    self.err(format!(
-                        "board.terrain names unknown space '{name}': {hint}"
-                    ));
+                    self.err_at(
+                        &format!("board.terrain.{name}"),
+                        format!("board.terrain names unknown space '{name}': {hint}"),
+                    );
                 }
             }
         }
@@ -236,7 +268,7 @@ impl Compiler<'_> {
                                 }
                             }
                         }
-                        _ => self.err(format!("zone '{name}' uses ranks, which need a grid board and a 'home' edge for player '{}'", def.id)),
+                        _ => self.err_at(&format!("zones.{name}.ranks"), format!("zone '{name}' uses ranks, which need a grid board and a 'home' edge for player '{}'", def.id)),
                     }
                 }
                 for r in &z.spaces {
@@ -318,16 +350,17 @@ impl Compiler<'_> {
                         Some(z) => out.push((z, *count)),
                         None => {
                             let hint = suggest(zone, game.zones.iter().map(|z| z.name.as_str()));
-                            self.err(format!(
-                                "phase '{name}' places into unknown zone '{zone}': {hint}"
-                            ));
+                            self.err_at(
+                                &format!("phases.{name}.quotas.{zone}"),
+                                format!("phase '{name}' places into unknown zone '{zone}': {hint}"),
+                            );
                         }
                     }
                 }
                 let total: u32 = out.iter().map(|(_, c)| u32::from(*c)).sum();
                 let reserve: u32 = game.kinds.iter().map(|k| u32::from(k.count)).sum();
                 if total != reserve {
-                    self.err(format!(
+                    self.err_at(&format!("phases.{name}.quotas"), format!(
                         "phase '{name}': the quotas place {total} pieces but each player has {reserve} in reserve; make them equal"
                     ));
                 }
@@ -390,16 +423,20 @@ impl Compiler<'_> {
                 .filter_map(|k| {
                     let found = board.edge_kind_index(k);
                     if found.is_none() {
-                        self.err(format!(
-                            "phase '{phase}': movement crosses unknown edge kind '{k}'"
-                        ));
+                        self.err_at(
+                            &format!("phases.{phase}.movement.edges"),
+                            format!("phase '{phase}': movement crosses unknown edge kind '{k}'"),
+                        );
                     }
                     found
                 })
                 .collect()
         });
         if m.steps == 0 {
-            self.err(format!("phase '{phase}': movement needs at least 1 step"));
+            self.err_at(
+                &format!("phases.{phase}.movement.steps"),
+                format!("phase '{phase}': movement needs at least 1 step"),
+            );
         }
         let next = game
             .players
@@ -450,11 +487,11 @@ impl Compiler<'_> {
                 match cell.map(combat_entry) {
                     Some(Ok(e)) => row.push(e),
                     Some(Err(e)) => {
-                        self.err(format!("{where_}: {e}"));
+                        self.err_at(&where_, format!("{where_}: {e}"));
                         row.push(CombatEntry::Fixed(Resolved::Bounce));
                     }
                     None => {
-                        self.err(format!("{where_} is missing: every attacker needs a result against every defender"));
+                        self.err_at(&format!("tables.{}.{}", name.value, attacker.name), format!("{where_} is missing: every attacker needs a result against every defender"));
                         row.push(CombatEntry::Fixed(Resolved::Bounce));
                     }
                 }

@@ -3,5 +3,6 @@ pub mod catalog;
 pub mod compile;
 pub mod error;
 pub mod game_file;
+pub mod locate;
 pub mod package;
 pub mod scenario;

@@ -33,9 +33,13 @@ pub struct ScenarioFile {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Scenario {
     pub id: String,
+    /// The scenario's own file (the last of its `extends` chain).
+    pub path: String,
     pub title: String,
     pub description: String,
     pub options: Vec<String>,
+    /// Where each option id was written: file, and line and column.
+    pub options_at: Vec<(String, String, Option<(u64, u64)>)>,
     pub seed: Option<u64>,
     /// Overrides in the order to apply them (the base scenario's first),
     /// each with the file it came from.
@@ -51,9 +55,16 @@ pub fn parse(path: &str, text: &str) -> Result<ScenarioFile, DataErrors> {
 pub fn fold(base: Option<Scenario>, id: &str, file: &ScenarioFile, path: &str) -> Scenario {
     let mut s = base.unwrap_or_default();
     s.id = id.to_string();
+    s.path = path.to_string();
     s.title = file.title.clone();
     s.description = file.description.clone();
     for o in &file.options {
+        let at = o.referenced;
+        s.options_at.push((
+            o.value.trim_start_matches('-').to_string(),
+            path.to_string(),
+            (at.line() > 0).then(|| (at.line(), at.column())),
+        ));
         match o.value.strip_prefix('-') {
             Some(off) => s.options.retain(|x| x != off),
             None if !s.options.contains(&o.value) => s.options.push(o.value.clone()),

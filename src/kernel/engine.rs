@@ -35,7 +35,8 @@ impl Engine {
     /// chosen, and the flow advanced to the first decision.
     pub fn new_game(&self, seed: u64) -> Result<GameState, RulesError> {
         let g = &self.game;
-        let pieces = g
+        let mut rng = GameRng::new(seed);
+        let mut pieces: Vec<Piece> = g
             .start
             .iter()
             .map(|s| Piece {
@@ -49,7 +50,12 @@ impl Engine {
                 attrs: g.kind(s.kind).attrs.clone(),
             })
             .collect();
-        let mut state = GameState::new(pieces, g.board.len(), g.players.len(), GameRng::new(seed));
+        // Piece ids are visible to everyone; when faces are hidden they must
+        // not follow the kinds, or an id would give a hidden type away.
+        if g.hidden {
+            rng.shuffle(&mut pieces);
+        }
+        let mut state = GameState::new(pieces, g.board.len(), g.players.len(), rng);
         state.vars = g.vars.clone();
         state.first_player = match g.first_player {
             FirstPlayer::Fixed(p) => p,

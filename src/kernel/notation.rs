@@ -18,7 +18,11 @@ impl Engine {
                 self.location_name(state.piece(piece).loc),
                 board.name(to)
             ),
-            Action::Place { to, .. } => format!("place {}", board.name(to)),
+            Action::Place { piece, to } => format!(
+                "place {} {}",
+                self.game.kind(state.piece(piece).kind).name,
+                board.name(to)
+            ),
             Action::Special { index, target } => {
                 let name = state.stack.last().and_then(|f| {
                     match &self.game.phases[f.phase as usize].kind {
@@ -41,7 +45,7 @@ impl Engine {
     }
 
     /// Reads notation typed by a person (any case, extra spaces, `b2-b3`);
-    /// a bare cell is accepted for a set-up placement.
+    /// a placement may leave out the word `place` (`cruiser b2`).
     pub fn parse_action(&self, state: &GameState, text: &str) -> Result<Action, String> {
         let wanted = normalise(text);
         let mut legal = Vec::new();

@@ -3,12 +3,13 @@
 //! the home row, three on the next).
 
 use crate::kernel::action::Action;
+use crate::kernel::board::SpaceId;
 use crate::kernel::event::Event;
 use crate::kernel::game::{Game, Placement};
 use crate::kernel::piece::{Location, PieceId, PlayerId, RESERVE};
 use crate::kernel::state::GameState;
 
-/// The piece the player sets up next: their lowest-numbered one in reserve.
+/// Any piece the player still has to set up (the lowest-numbered one).
 pub fn next_piece(state: &GameState, player: PlayerId) -> Option<PieceId> {
     state.piece_ids().find(|&id| {
         let p = state.piece(id);
@@ -23,10 +24,19 @@ pub fn actions(
     player: PlayerId,
     out: &mut Vec<Action>,
 ) {
-    let Some(piece) = next_piece(state, player) else {
-        return;
-    };
-    let start = out.len();
+    // The lowest-numbered reserve piece of each kind stands for its kind:
+    // the player chooses what to set up where, in any order.
+    let mut by_kind: Vec<Option<PieceId>> = vec![None; game.kinds.len()];
+    for id in state.piece_ids() {
+        let piece = state.piece(id);
+        if piece.is_owned_by(player)
+            && piece.loc == Location::Pool(RESERVE)
+            && by_kind[piece.kind.0 as usize].is_none()
+        {
+            by_kind[piece.kind.0 as usize] = Some(id);
+        }
+    }
+    let mut cells: Vec<SpaceId> = Vec::new();
     for &(zone, quota) in &p.quotas {
         let spaces = game.zones[zone].spaces(player);
         let placed = spaces
@@ -38,27 +48,15 @@ pub fn actions(
             })
             .count();
         if placed < usize::from(quota) {
-            out.extend(
-                spaces
-                    .iter()
-                    .filter(|&&s| state.first_at(s).is_none())
-                    .map(|&to| Action::Place { piece, to }),
-            );
+            cells.extend(spaces.iter().filter(|&&s| state.first_at(s).is_none()));
         }
     }
-    // Zones may overlap and come in any order: keep board order, once each.
-    out[start..].sort_by_key(|a| match a {
-        Action::Place { to, .. } => *to,
-        _ => unreachable!("placement lists only placements"),
-    });
-    let mut seen = start;
-    for i in start..out.len() {
-        if i == start || out[i] != out[seen - 1] {
-            out[seen] = out[i];
-            seen += 1;
-        }
+    // Zones may overlap and come in any order: board order, once each.
+    cells.sort_unstable();
+    cells.dedup();
+    for piece in by_kind.into_iter().flatten() {
+        out.extend(cells.iter().map(|&to| Action::Place { piece, to }));
     }
-    out.truncate(seen);
 }
 
 pub fn apply(_game: &Game, _p: &Placement, state: &mut GameState, action: Action) {

@@ -230,7 +230,10 @@ impl GameState {
     /// How many times a position (by hash) has occurred since the last
     /// irreversible change, counting this one.
     pub fn occurrences(&self, hash: u64) -> usize {
-        1 + self.history[self.history_floor.min(self.history.len())..].iter().filter(|&&h| h == hash).count()
+        1 + self.history[self.history_floor.min(self.history.len())..]
+            .iter()
+            .filter(|&&h| h == hash)
+            .count()
     }
 
     fn update(&mut self, id: PieceId, change: impl FnOnce(&mut Piece)) {

@@ -4,6 +4,7 @@
 
 use crate::data::error::{DataError, DataErrors};
 use crate::data::game_file::GameFile;
+use crate::data::locate::Outline;
 use crate::kernel::board::SpaceId;
 use crate::kernel::event::Resolved;
 use crate::kernel::game::Game;
@@ -53,14 +54,25 @@ impl LuaRules {
             .filter(|o| enabled.contains(&o.id))
             .collect();
         options.sort_by_key(|o| o.number);
-        let files = file.scripts.iter().chain(options.iter().map(|o| &o.script));
-        for path in files {
+        let outline = package.files.get("game.yaml").and_then(|t| Outline::of(t));
+        let scripts = file
+            .scripts
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (format!("scripts.{i}"), s));
+        let overlays = options.iter().map(|o| {
+            let index = file.options.iter().position(|x| x.id == o.id).unwrap_or(0);
+            (format!("options.{index}.script"), &o.script)
+        });
+        for (written_at, path) in scripts.chain(overlays) {
             if !package.files.contains_key(path) {
-                return Err(DataError::new(
-                    &package.path_of("game.yaml"),
-                    format!("script '{path}' is not in the package"),
-                )
-                .into());
+                let message = format!(
+                    "script '{path}' is not in the package: check the file name, relative to {}",
+                    package.root
+                );
+                let mut e = DataError::new(&package.path_of("game.yaml"), message);
+                e.at = outline.as_ref().and_then(|o| o.find(&written_at));
+                return Err(e.into());
             }
             sandbox
                 .call(|lua| lua.globals().set("configure", Value::Nil))

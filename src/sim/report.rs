@@ -55,6 +55,7 @@ impl Report {
             }
         }
         let n = results.len().max(1) as f64;
+        let total_plies: f64 = results.iter().map(|r| f64::from(r.plies)).sum();
         Report {
             game: game.id.clone(),
             scenario,
@@ -68,7 +69,11 @@ impl Report {
             seed,
             wins,
             draws,
-            mean_plies: results.iter().map(|r| f64::from(r.plies)).sum::<f64>() / n,
+            mean_plies: if results.is_empty() {
+                0.0
+            } else {
+                total_plies / n
+            },
             max_plies: results.iter().map(|r| r.plies).max().unwrap_or(0),
             end_reasons,
             scores: scores
