@@ -171,14 +171,23 @@ fn setup_is_a_decision_of_which_ship_goes_where() {
     let side = to_move(&e, &state).unwrap();
     let actions = legal(&e, &state);
     for kind in ["Cruiser", "Destroyer", "Merchant", "Submarine"] {
-        let cells = actions.iter().filter(|n| n.starts_with(&format!("place {kind} "))).count();
+        let cells = actions
+            .iter()
+            .filter(|n| n.starts_with(&format!("place {kind} ")))
+            .count();
         assert_eq!(cells, 14, "{kind} may go on any of the 14 set-up cells");
     }
     assert_eq!(actions.len(), 4 * 14, "one action per kind and cell");
     let after = play(&e, &state, "place Submarine c2");
-    assert_eq!(kind_at(&e, &after, "c2"), Some((side.clone(), "Submarine".to_string())));
+    assert_eq!(
+        kind_at(&e, &after, "c2"),
+        Some((side.clone(), "Submarine".to_string()))
+    );
     let shortcut = play(&e, &state, "submarine c2");
-    assert_eq!(kind_at(&e, &shortcut, "c2"), Some((side, "Submarine".to_string())));
+    assert_eq!(
+        kind_at(&e, &shortcut, "c2"),
+        Some((side, "Submarine".to_string()))
+    );
 }
 
 // ---------------------------------------------------------------- hidden faces

@@ -15,6 +15,10 @@ use serde::{Deserialize, Serialize};
 
 const NONE: u16 = u16::MAX;
 
+/// Room reserved for a game's log, events and history, so a typical game
+/// grows them without reallocating.
+const EXPECTED_PLIES: usize = 256;
+
 /// One entry of the phase stack: a procedure in progress, with its context
 /// as data, so a decision in the middle of it needs no suspended script.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -102,9 +106,9 @@ impl GameState {
             first_player: PlayerId(0),
             rng,
             ply: 0,
-            log: Vec::new(),
-            events: Vec::new(),
-            history: Vec::new(),
+            log: Vec::with_capacity(EXPECTED_PLIES),
+            events: Vec::with_capacity(EXPECTED_PLIES),
+            history: Vec::with_capacity(EXPECTED_PLIES),
             history_floor: 0,
             piece_hash: 0,
             result: None,
@@ -308,6 +312,9 @@ fn key_of(index: usize, p: &Piece) -> u64 {
 }
 
 fn vars_hash(vars: &Vars) -> u64 {
+    if vars.is_empty() {
+        return 0;
+    }
     vars.iter().fold(0, |h, (k, v)| {
         let v = match v {
             Value::Bool(b) => mix(u64::from(*b) ^ 0xB001),
