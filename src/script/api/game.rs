@@ -48,7 +48,23 @@ pub fn register(lua: &Lua) -> Result<()> {
     t.set("log", lua.create_function(log)?)?;
     t.set("finish", lua.create_function(finish)?)?;
     t.set("push_phase", lua.create_function(push_phase)?)?;
-    lua.globals().set("game", t)
+    lua.globals().set("game", t)?;
+    lua.globals().set("print", lua.create_function(print)?)
+}
+
+/// `print` writes to the game log, seen by everyone: a script's output
+/// belongs to the game's narration, not to the terminal behind the REPL.
+/// While the package loads there is no game yet, so it goes to stderr.
+fn print(lua: &Lua, args: mlua::Variadic<mlua::Value>) -> Result<()> {
+    let text = args.iter().map(|v| v.to_string().unwrap_or_else(|_| format!("<{}>", v.type_name()))).collect::<Vec<_>>().join("\t");
+    let logged = with_state(lua, |_, s| {
+        s.events.push(Event::Text { text: text.clone(), to: EVERYONE });
+        Ok(())
+    });
+    if logged.is_err() {
+        eprintln!("{text}");
+    }
+    Ok(())
 }
 
 /// Adds a line to the game log, seen by everyone or by one player.
