@@ -56,9 +56,19 @@ pub fn register(lua: &Lua) -> Result<()> {
 /// belongs to the game's narration, not to the terminal behind the REPL.
 /// While the package loads there is no game yet, so it goes to stderr.
 fn print(lua: &Lua, args: mlua::Variadic<mlua::Value>) -> Result<()> {
-    let text = args.iter().map(|v| v.to_string().unwrap_or_else(|_| format!("<{}>", v.type_name()))).collect::<Vec<_>>().join("\t");
+    let text = args
+        .iter()
+        .map(|v| {
+            v.to_string()
+                .unwrap_or_else(|_| format!("<{}>", v.type_name()))
+        })
+        .collect::<Vec<_>>()
+        .join("\t");
     let logged = with_state(lua, |_, s| {
-        s.events.push(Event::Text { text: text.clone(), to: EVERYONE });
+        s.events.push(Event::Text {
+            text: text.clone(),
+            to: EVERYONE,
+        });
         Ok(())
     });
     if logged.is_err() {
