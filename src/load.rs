@@ -113,11 +113,11 @@ fn check_options(
                 "unknown optional rule '{id}': {}",
                 suggest(id, known.iter().copied())
             );
-            let written = scenario.and_then(|s| s.options_at.iter().find(|(o, _, _)| o == id));
+            let written = scenario.and_then(|s| s.options_at.iter().find(|w| &w.value == id));
             match written {
-                Some((_, path, at)) => DataError {
-                    file: path.clone(),
-                    at: *at,
+                Some(w) => DataError {
+                    file: w.file.clone(),
+                    at: w.at,
                     message,
                 },
                 None => DataError::new("--option", message),

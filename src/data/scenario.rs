@@ -29,6 +29,14 @@ pub struct ScenarioFile {
     pub overrides: Option<Json>,
 }
 
+/// Where a value was written: the file, and line and column when known.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Written {
+    pub value: String,
+    pub file: String,
+    pub at: Option<(u64, u64)>,
+}
+
 /// A scenario with its `extends` chain folded in.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Scenario {
@@ -38,8 +46,8 @@ pub struct Scenario {
     pub title: String,
     pub description: String,
     pub options: Vec<String>,
-    /// Where each option id was written: file, and line and column.
-    pub options_at: Vec<(String, String, Option<(u64, u64)>)>,
+    /// Where each option id was written, for errors about it.
+    pub options_at: Vec<Written>,
     pub seed: Option<u64>,
     /// Overrides in the order to apply them (the base scenario's first),
     /// each with the file it came from.
@@ -60,11 +68,11 @@ pub fn fold(base: Option<Scenario>, id: &str, file: &ScenarioFile, path: &str) -
     s.description = file.description.clone();
     for o in &file.options {
         let at = o.referenced;
-        s.options_at.push((
-            o.value.trim_start_matches('-').to_string(),
-            path.to_string(),
-            (at.line() > 0).then(|| (at.line(), at.column())),
-        ));
+        s.options_at.push(Written {
+            value: o.value.trim_start_matches('-').to_string(),
+            file: path.to_string(),
+            at: (at.line() > 0).then(|| (at.line(), at.column())),
+        });
         match o.value.strip_prefix('-') {
             Some(off) => s.options.retain(|x| x != off),
             None if !s.options.contains(&o.value) => s.options.push(o.value.clone()),
