@@ -220,6 +220,11 @@ function rules.covering_force_returns()
   local t = tables.covering_force
   vars.set("halfway_done", true)
   local carriers = convoy.afloat("carrier")
+  if carriers == 0 then
+    game.log("Halfway: no carrier is left to go home.")
+    convoy.note("halfway: no carrier left")
+    return
+  end
   game.log("Halfway: the covering force decides (" .. carriers .. " carrier" .. (carriers == 1 and "" or "s") .. ").")
   local gone = {}
   for i = 1, carriers do
