@@ -113,7 +113,10 @@ impl Solo {
     }
 
     fn choices(&self) -> Vec<String> {
-        self.state.stack.last().map_or(vec![], |f| f.choices.clone())
+        self.state
+            .stack
+            .last()
+            .map_or(vec![], |f| f.choices.clone())
     }
 
     /// Answers the decision with `faces` queued; every face must be used.
@@ -216,7 +219,11 @@ fn contact_rows_without_an_enemy() {
     ] {
         let mut s = Solo::new();
         s.turn(5, &[face]);
-        assert!(s.logged(&format!("contact roll {face}: {row}")), "{:?}", s.log());
+        assert!(
+            s.logged(&format!("contact roll {face}: {row}")),
+            "{:?}",
+            s.log()
+        );
         assert_eq!(s.int("next_turn"), next, "face {face}");
     }
 }
@@ -242,7 +249,11 @@ fn modified_contact_beyond_the_table_reads_its_end_rows() {
     let mut s = Solo::new();
     s.set("next_turn", -1);
     s.turn(5, &[1]);
-    assert!(s.logged("contact roll 1-1=0 (read as 1): Dumb luck"), "{:?}", s.log());
+    assert!(
+        s.logged("contact roll 1-1=0 (read as 1): Dumb luck"),
+        "{:?}",
+        s.log()
+    );
     let mut s = Solo::new();
     s.fleet([10, 3, 0, 10, 30]);
     s.set("next_turn", 2);
@@ -272,10 +283,16 @@ fn force_after(contact: u32, next_turn: i64, enemy: u32, force: u32, misses: usi
 #[test]
 fn contact_rows_set_the_force_size() {
     // Italian air force (2) has no force modifier.
-    assert!(force_after(5, 0, 2, 4, 3).contains("force 3"), "surprise contact -1");
+    assert!(
+        force_after(5, 0, 2, 4, 3).contains("force 3"),
+        "surprise contact -1"
+    );
     assert!(force_after(6, 0, 2, 4, 4).contains("force 4"), "contact +0");
     assert!(force_after(6, 1, 2, 4, 5).contains("force 5"), "sortie +1");
-    assert!(force_after(6, 2, 2, 4, 6).contains("force 6"), "attack force +2");
+    assert!(
+        force_after(6, 2, 2, 4, 6).contains("force 6"),
+        "attack force +2"
+    );
 }
 
 // ----------------------------------------------------- enemy force type
@@ -507,7 +524,11 @@ fn an_escort_takes_cruisers_when_the_destroyers_run_out() {
     s.fleet([10, 3, 1, 10, 5]);
     s.turn(12, &[2, 6, 6]);
     assert_eq!(s.afloat("destroyer"), 0);
-    assert_eq!(s.afloat("cruiser"), 6, "9 warships: 5 destroyers, 4 cruisers");
+    assert_eq!(
+        s.afloat("cruiser"),
+        6,
+        "9 warships: 5 destroyers, 4 cruisers"
+    );
     assert_eq!(s.int("home_cruiser"), 4);
 }
 
@@ -557,7 +578,11 @@ fn an_option_is_used_once_per_journey() {
     for (o, f) in [("split", 2), ("evade", 2), ("screen", 2)] {
         let turn = s.int("turn");
         s.at_turn(turn);
-        let faces = if o == "evade" { vec![1, 1, f] } else { vec![1, f] };
+        let faces = if o == "evade" {
+            vec![1, 1, f]
+        } else {
+            vec![1, f]
+        };
         s.choose(o, &faces);
     }
     // With every option used no decision is left: the journey runs to port.
@@ -576,7 +601,11 @@ fn decoy_raises_target_rolls_and_costs_an_interception_roll() {
     // attack 6-1 = 5 destroyed, target 1+2 = 3 carrier -> cargo.
     s.choose("decoy", &[1, 6, 2, 2, 6, 6, 6, 1, 1]);
     assert!(s.logged("The escort makes 2 interception rolls."));
-    assert!(s.logged("target roll 1+2=3: Aircraft carrier"), "{:?}", s.log());
+    assert!(
+        s.logged("target roll 1+2=3: Aircraft carrier"),
+        "{:?}",
+        s.log()
+    );
     assert_eq!(s.int("lost_tanker"), 0);
     assert_eq!(s.int("lost_cargo"), 1);
 }
@@ -639,10 +668,22 @@ fn scoring_lines() {
     assert_eq!(score_with([0, 0, 0, 1, 0], 0), "99", "cruiser -1");
     assert_eq!(score_with([0, 1, 0, 0, 0], 0), "97", "tanker -3");
     assert_eq!(score_with([0, 0, 1, 0, 0], 0), "95", "carrier -5");
-    assert_eq!(score_with([0, 0, 0, 0, 7], 0), "100", "destroyers cost nothing");
+    assert_eq!(
+        score_with([0, 0, 0, 0, 7], 0),
+        "100",
+        "destroyers cost nothing"
+    );
     assert_eq!(score_with([0; 5], 4), "104", "+1 per interception");
-    assert_eq!(score_with([0, 3, 0, 0, 0], 0), "81", "3 tankers -9, all lost -10");
-    assert_eq!(score_with([12, 0, 0, 0, 0], 0), "66", "12 cargo -24, all lost -10");
+    assert_eq!(
+        score_with([0, 3, 0, 0, 0], 0),
+        "81",
+        "3 tankers -9, all lost -10"
+    );
+    assert_eq!(
+        score_with([12, 0, 0, 0, 0], 0),
+        "66",
+        "12 cargo -24, all lost -10"
+    );
 }
 
 #[test]
@@ -670,7 +711,10 @@ fn status_and_sheet_show_the_journey() {
     assert!(status.contains("Next contact roll modifier: +2"));
     assert!(status.contains("unused: decoy, split, evade, screen"));
     let text = s.engine.sheet(&s.state, "text").unwrap().unwrap();
-    assert!(text.contains("Turn  3  contact reconnaissance plane"), "{text}");
+    assert!(
+        text.contains("Turn  3  contact reconnaissance plane"),
+        "{text}"
+    );
     assert!(text.contains("Score"));
     let md = s.engine.sheet(&s.state, "markdown").unwrap().unwrap();
     assert!(md.contains("| 3 | contact reconnaissance plane |"), "{md}");
