@@ -9,10 +9,10 @@ function rules.convoy_composition()
   for _, row in ipairs(tables.composition) do
     local n = dice.roll(row.dice, row.plural .. " (" .. row.dice .. ")")
     for _, counter in ipairs { "sailed_", "afloat_" } do
-      convoy.set(counter .. row.type, n)
+      vars.set(counter .. row.type, n)
     end
     for _, counter in ipairs { "damaged_", "lost_", "home_" } do
-      convoy.set(counter .. row.type, 0)
+      vars.set(counter .. row.type, 0)
     end
     game.log(string.format("%s: %d", row.plural, n))
   end
@@ -21,14 +21,14 @@ end
 -- Length of journey: the number of turns to port.
 function rules.length_of_journey()
   local n = dice.roll(tables.journey.length, "journey length (" .. tables.journey.length .. ")")
-  convoy.set("length", n)
+  vars.set("length", n)
   game.log("The journey lasts " .. n .. " turns.")
 end
 
 -- Friendly waters: no contact (so no attack) for the first turns.
 function rules.friendly_waters()
   local n = dice.roll(tables.journey.friendly_waters, "friendly waters")
-  convoy.set("friendly", n)
+  vars.set("friendly", n)
   game.log("Friendly waters for the first " .. n .. " turns.")
 end
 
@@ -39,7 +39,7 @@ function rules.options_offered()
     return out
   end
   for _, row in ipairs(tables.options) do
-    if not convoy.var("used_" .. row.id) then
+    if not vars.get("used_" .. row.id) then
       out[#out + 1] = row.id
     end
   end
@@ -51,9 +51,9 @@ function rules.take_option(id)
   local row = convoy.option_row(id)
   local turn = get("turn")
   local turns = dice.roll(row.duration, row.title .. " duration")
-  convoy.set("used_" .. id, turn)
-  convoy.set("option", id)
-  convoy.set("option_until", turn + turns - 1)
+  vars.set("used_" .. id, turn)
+  vars.set("option", id)
+  vars.set("option_until", turn + turns - 1)
   game.log(string.format("%s option for %d turn%s (through turn %d).",
     row.title, turns, turns == 1 and "" or "s", turn + turns - 1))
   convoy.note(id .. " option, " .. turns .. " turns")
@@ -70,7 +70,7 @@ function rules.contact()
   local carried = get("next_turn")
   local option = convoy.option_mod("contact")
   local row = convoy.roll_on("contact", "contact roll", carried + option)
-  convoy.set("next_turn", row.next_turn or 0)
+  vars.set("next_turn", row.next_turn or 0)
   convoy.note("contact " .. string.lower(row.result))
   return row
 end
@@ -218,7 +218,7 @@ end
 -- Covering force returns: halfway, each carrier may go home with an escort.
 function rules.covering_force_returns()
   local t = tables.covering_force
-  convoy.set("halfway_done", true)
+  vars.set("halfway_done", true)
   local carriers = convoy.afloat("carrier")
   if carriers == 0 then
     game.log("Halfway: no carrier is left to go home.")
@@ -297,16 +297,16 @@ function rules.play_turn(turn)
       rules.engagement(contact)
     end
   end
-  if not convoy.var("halfway_done") and turn >= (get("length") + 1) // 2 then
+  if not vars.get("halfway_done") and turn >= (get("length") + 1) // 2 then
     rules.covering_force_returns()
   end
 end
 
 -- The start of a turn: an option that has run its course ends.
 function rules.start_of_turn(turn)
-  local id = convoy.var("option")
+  local id = vars.get("option")
   if id and turn > get("option_until") then
-    convoy.set("option", nil)
+    vars.set("option", nil)
     game.log(convoy.option_row(id).title .. " option ends.")
   end
   game.log(string.format("Turn %d of %d.", turn, get("length")))
@@ -325,22 +325,22 @@ end
 phases.setup = {}
 
 -- Setup: roll the convoy, the journey and the friendly waters.
-phases.setup.run = convoy.entry(function(frame)
+function phases.setup.run(frame)
   rules.convoy_composition()
   rules.length_of_journey()
   rules.friendly_waters()
   for _, name in ipairs { "interceptions", "next_turn" } do
-    convoy.set(name, 0)
+    vars.set(name, 0)
   end
-  convoy.set("turn", 1)
+  vars.set("turn", 1)
   return nil
-end)
+end
 
 phases.journey = {}
 
 -- The journey: at the start of each turn, offer the options that may be
 -- taken ("no option" declines); then play the turn and run again.
-phases.journey.run = convoy.entry(function(frame)
+function phases.journey.run(frame)
   local turn = get("turn")
   if turn > get("length") then
     rules.arrival()
@@ -356,12 +356,12 @@ phases.journey.run = convoy.entry(function(frame)
     end
   end
   rules.play_turn(turn)
-  convoy.set("turn", turn + 1)
+  vars.set("turn", turn + 1)
   return true
-end)
+end
 
-phases.journey.choose = convoy.entry(function(frame, choice)
+function phases.journey.choose(frame, choice)
   if choice ~= "no option" then
     rules.take_option(choice)
   end
-end)
+end

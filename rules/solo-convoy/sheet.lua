@@ -17,7 +17,7 @@ local function track()
       c = ">"
     elseif t <= friendly then
       c = "f"
-    elseif t == halfway and not convoy.var("halfway_done") then
+    elseif t == halfway and not vars.get("halfway_done") then
       c = "h"
     end
     cells[#cells + 1] = c
@@ -56,7 +56,7 @@ local function options_text()
   end
   local unused = {}
   for _, row in ipairs(tables.options) do
-    if not convoy.var("used_" .. row.id) then
+    if not vars.get("used_" .. row.id) then
       unused[#unused + 1] = row.id
     end
   end
@@ -65,12 +65,12 @@ local function options_text()
 end
 
 -- Status: the convoy, the turn track, the option and the carried modifier.
-rules.status = convoy.entry(function(player)
+function rules.status(player)
   local turn, length = get("turn"), get("length")
   local out = {}
   out[#out + 1] = string.format("Turn %d of %d  %s", math.min(turn, length), length, track())
   out[#out + 1] = string.format("Friendly waters through turn %d; halfway at turn %d (%s)",
-    get("friendly"), (length + 1) // 2, convoy.var("halfway_done") and "done" or "to come")
+    get("friendly"), (length + 1) // 2, vars.get("halfway_done") and "done" or "to come")
   out[#out + 1] = string.format("%-18s %6s %6s %7s %4s %4s", table.unpack(HEADINGS))
   for _, r in ipairs(convoy_rows()) do
     out[#out + 1] = string.format("%-18s %6d %6d %7d %4d %4d", table.unpack(r))
@@ -79,13 +79,13 @@ rules.status = convoy.entry(function(player)
   out[#out + 1] = string.format("Next contact roll modifier: %+d; interceptions: %d; score so far: %d",
     get("next_turn"), get("interceptions"), (rules.score()))
   return table.concat(out, "\n") .. "\n"
-end)
+end
 
 -- The sheet's parts, shared by both formats.
 local function sheet_parts()
   local turns = {}
   for t = 1, get("length") do
-    turns[#turns + 1] = { t, convoy.var("turn_" .. t) or (t < get("turn") and "" or "(to come)") }
+    turns[#turns + 1] = { t, vars.get("turn_" .. t) or (t < get("turn") and "" or "(to come)") }
   end
   local total, lines = rules.score()
   return turns, lines, total
@@ -146,11 +146,11 @@ end
 
 -- Game sheet: the journey turn by turn, the losses and the score, as plain
 -- text ("text") or Markdown ("markdown").
-rules.sheet = convoy.entry(function(format)
+function rules.sheet(format)
   if format == "markdown" then
     return markdown_sheet()
   elseif format == "text" or format == nil then
     return text_sheet()
   end
   error("rules.sheet: format '" .. tostring(format) .. "' is neither 'text' nor 'markdown'")
-end)
+end

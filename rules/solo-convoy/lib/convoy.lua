@@ -5,59 +5,13 @@ local M = {}
 
 M.PLAYER = "convoy"
 
--- Within one call from the kernel (a phase's run or choose, the status or
--- the sheet, each wrapped by M.entry), every variable is fetched from the
--- kernel once and kept here; writes go to the kernel at once. The copy is
--- dropped when the call returns, so nothing outlives a call. Package code
--- reads and writes variables through M.var and M.set, never vars.* directly.
-local cache = nil
-local NONE = {}
-
--- A variable of the kernel (nil when absent).
-function M.var(name)
-  if cache == nil then
-    return vars.get(name)
-  end
-  local v = cache[name]
-  if v == nil then
-    v = vars.get(name)
-    cache[name] = v == nil and NONE or v
-    return v
-  end
-  if v == NONE then
-    return nil
-  end
-  return v
-end
-
--- Sets a variable of the kernel (nil clears it).
-function M.set(name, value)
-  vars.set(name, value)
-  if cache ~= nil then
-    cache[name] = value == nil and NONE or value
-  end
-end
-
--- Wraps an entry point the kernel calls, giving it a fresh copy.
-function M.entry(f)
-  return function(...)
-    cache = {}
-    local out = table.pack(pcall(f, ...))
-    cache = nil
-    if not out[1] then
-      error(out[2], 0)
-    end
-    return table.unpack(out, 2, out.n)
-  end
-end
-
 -- A counter kept in the kernel; absent counts as zero.
 function M.get(name)
-  return M.var(name) or 0
+  return vars.get(name) or 0
 end
 
 function M.add(name, n)
-  M.set(name, M.get(name) + n)
+  vars.set(name, M.get(name) + n)
 end
 
 -- The ship types in the order of the composition table.
@@ -151,7 +105,7 @@ end
 
 -- The option in force this turn, or nil.
 function M.active_option()
-  local id = M.var("option")
+  local id = vars.get("option")
   if id and M.get("turn") <= M.get("option_until") then
     return M.option_row(id)
   end
@@ -171,8 +125,8 @@ end
 -- Appends a note to this turn's record, kept for the game sheet.
 function M.note(text)
   local key = "turn_" .. M.get("turn")
-  local old = M.var(key)
-  M.set(key, old and (old .. "; " .. text) or text)
+  local old = vars.get(key)
+  vars.set(key, old and (old .. "; " .. text) or text)
 end
 
 -- A ship count with its type's name ("1 cargo ship", "3 destroyers").
