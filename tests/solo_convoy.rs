@@ -204,7 +204,7 @@ fn friendly_waters_roll_no_contact() {
     assert_eq!(s.text("turn_2"), "friendly waters");
     // Turn 3 is open sea: one contact roll.
     s.turn(3, &[2]);
-    assert_eq!(s.text("turn_3"), "contact no contact");
+    assert_eq!(s.text("turn_3"), "contact 2: No contact");
 }
 
 // --------------------------------------------------------------- contact
@@ -712,12 +712,12 @@ fn status_and_sheet_show_the_journey() {
     assert!(status.contains("unused: decoy, split, evade, screen"));
     let text = s.engine.sheet(&s.state, "text").unwrap().unwrap();
     assert!(
-        text.contains("Turn  3  contact reconnaissance plane"),
+        text.contains("Turn  3  contact 4: Reconnaissance plane"),
         "{text}"
     );
     assert!(text.contains("Score"));
     let md = s.engine.sheet(&s.state, "markdown").unwrap().unwrap();
-    assert!(md.contains("| 3 | contact reconnaissance plane |"), "{md}");
+    assert!(md.contains("| 3 | contact 4: Reconnaissance plane |"), "{md}");
     assert!(md.contains("| **Score** | **100** |"));
 }
 

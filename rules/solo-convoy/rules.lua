@@ -69,9 +69,9 @@ end
 function rules.contact()
   local carried = get("next_turn")
   local option = convoy.option_mod("contact")
-  local row = convoy.roll_on("contact", "contact roll", carried + option)
+  local row, text = convoy.roll_on("contact", "contact roll", carried + option)
   vars.set("next_turn", row.next_turn or 0)
-  convoy.note("contact " .. string.lower(row.result))
+  convoy.note("contact " .. text .. ": " .. row.result)
   return row
 end
 

@@ -99,7 +99,7 @@ local function text_sheet()
     out[#out + 1] = string.format("%-18s %6d %6d %7d %4d %4d", table.unpack(r))
   end
   out[#out + 1] = ""
-  out[#out + 1] = string.format("Journey: %d turns; friendly waters: turns 1-%d; options: %s",
+  out[#out + 1] = string.format("Journey: %d turns; friendly waters through turn %d; options: %s",
     get("length"), get("friendly"), options_text())
   out[#out + 1] = ""
   for _, t in ipairs(turns) do

@@ -84,13 +84,15 @@ function M.sum_text(natural, modifier, read)
 end
 
 -- Rolls a table of `tables` with a modifier and logs the roll with the row
--- it reads, e.g. "contact roll 4+2=6: Contact". Returns the row.
+-- it reads, e.g. "contact roll 4+2=6: Contact". Returns the row and the
+-- roll in words ("4+2=6").
 function M.roll_on(name, label, modifier)
   local t = tables[name]
   local natural = dice.roll(t.dice, label)
   local row, read = M.lookup(t, natural + modifier)
-  game.log(string.format("%s %s: %s", label, M.sum_text(natural, modifier, read), row.result))
-  return row
+  local text = M.sum_text(natural, modifier, read)
+  game.log(string.format("%s %s: %s", label, text, row.result))
+  return row, text
 end
 
 -- The option row by id.
