@@ -241,7 +241,7 @@ fn next_turn_modifier_applies_to_one_roll_only() {
     assert!(s.logged("contact roll 1: Dumb luck"));
     assert_eq!(s.int("next_turn"), -1);
     s.turn(8, &[5]);
-    assert!(s.logged("contact roll 5-1=4: Reconnaissance plane"));
+    assert!(s.logged("contact roll 5-1=4: Reconnaissance plane (Dumb luck -1)"));
 }
 
 #[test]
@@ -600,9 +600,9 @@ fn decoy_raises_target_rolls_and_costs_an_interception_roll() {
     // Duration 1; contact 6, Italian, force 2: two interception rolls only;
     // attack 6-1 = 5 destroyed, target 1+2 = 3 carrier -> cargo.
     s.choose("decoy", &[1, 6, 2, 2, 6, 6, 6, 1, 1]);
-    assert!(s.logged("The escort makes 2 interception rolls."));
+    assert!(s.logged("The escort makes 2 interception rolls: 3 (decoy -1)."));
     assert!(
-        s.logged("target roll 1+2=3: Aircraft carrier"),
+        s.logged("target roll 1+2=3: Aircraft carrier (decoy +2)"),
         "{:?}",
         s.log()
     );
@@ -617,7 +617,8 @@ fn split_lowers_force_size_and_raises_contact() {
     s.at_turn(5);
     // Contact 4+1 = 5: surprise contact (-1), German air force, force 4-2=2.
     s.choose("split", &[1, 4, 4, 4, 6, 6, 6, 1, 1]);
-    assert!(s.logged("contact roll 4+1=5: Surprise contact"));
+    assert!(s.logged("contact roll 4+1=5: Surprise contact (split +1)"));
+    assert!(s.logged("force size 4-2=2: 2 enemies (Surprise contact -1, split -1)"));
     assert!(s.text("turn_5").contains("German air force, force 2"));
 }
 
@@ -638,7 +639,7 @@ fn screen_adds_interception_rolls_and_raises_attack_rolls() {
     s.at_turn(5);
     // Contact 6, Italian (-1) with screen (+1): attack 4 stays 4, damaged.
     s.choose("screen", &[1, 6, 2, 1, 6, 6, 6, 6, 6, 4, 2]);
-    assert!(s.logged("The escort makes 5 interception rolls."));
+    assert!(s.logged("The escort makes 5 interception rolls: 3 (screen +2)."));
     assert!(s.logged("enemy 1 attack roll 4: Ship damaged"));
     assert_eq!(s.int("damaged_cargo"), 1);
     // German air force (+1) with screen (+1): 3+2 = 5 destroyed.
@@ -717,7 +718,10 @@ fn status_and_sheet_show_the_journey() {
     );
     assert!(text.contains("Score"));
     let md = s.engine.sheet(&s.state, "markdown").unwrap().unwrap();
-    assert!(md.contains("| 3 | contact 4: Reconnaissance plane |"), "{md}");
+    assert!(
+        md.contains("| 3 | contact 4: Reconnaissance plane |"),
+        "{md}"
+    );
     assert!(md.contains("| **Score** | **100** |"));
 }
 

@@ -67,47 +67,56 @@ end
 -- Contact: one roll a turn, modified by last turn's result and the option.
 -- Returns the row read; its `next_turn` carries to the next turn's roll.
 function rules.contact()
-  local carried = get("next_turn")
-  local option = convoy.option_mod("contact")
-  local row, text = convoy.roll_on("contact", "contact roll", carried + option)
+  local carried = { vars.get("next_turn_from") or "last turn", get("next_turn") }
+  local row, text = convoy.roll_on("contact", "contact roll", { carried, convoy.option_mod("contact") })
   vars.set("next_turn", row.next_turn or 0)
+  vars.set("next_turn_from", row.next_turn and row.result or nil)
   convoy.note("contact " .. text .. ": " .. row.result)
   return row
 end
 
 -- Enemy force: what kind of enemy made contact.
 function rules.enemy_force()
-  return convoy.roll_on("enemy", "enemy type roll", 0)
+  return convoy.roll_on("enemy", "enemy type roll", {})
 end
 
 -- Force size: 1D6 plus the contact, enemy and option modifiers, minimum 1.
 function rules.force_size(contact, enemy)
   local t = tables.force_size
-  local modifier = (contact.force or 0) + (enemy.force or 0) + convoy.option_mod("force")
+  local modifier, sources = convoy.modifiers {
+    { contact.result, contact.force or 0 },
+    { enemy.result, enemy.force or 0 },
+    convoy.option_mod("force"),
+  }
   local natural = dice.roll(t.dice, "force size")
   local size = math.max(t.minimum, natural + modifier)
-  game.log(string.format("force size %s: %d %s", convoy.sum_text(natural, modifier, natural + modifier),
-    size, size == 1 and "enemy" or "enemies"))
+  game.log(string.format("force size %s: %d %s%s", convoy.sum_text(natural, modifier, natural + modifier),
+    size, size == 1 and "enemy" or "enemies", sources))
   return size
 end
 
--- Interception: the number of rolls the escort makes this turn.
+-- Interception: the number of rolls the escort makes this turn, and where
+-- they come from in words.
 function rules.interception_rolls()
   local t = tables.interception
-  local n = t.rolls + t.per_carrier * convoy.afloat("carrier")
+  local carriers = convoy.afloat("carrier")
+  local list = { { convoy.ships(carriers, "carrier"), t.per_carrier * carriers } }
   for _, type in ipairs(convoy.types()) do
     if t.without[type] and convoy.afloat(type) == 0 then
-      n = n + t.without[type]
+      list[#list + 1] = { "no " .. string.lower(convoy.ship(type).plural), t.without[type] }
     end
   end
-  return math.max(0, n + convoy.option_mod("interception"))
+  list[#list + 1] = convoy.option_mod("interception")
+  local modifier, sources = convoy.modifiers(list)
+  return math.max(0, t.rolls + modifier), sources
 end
 
 -- Interception: each roll in `hits` turns one enemy back and scores.
 function rules.interception(force)
   local t = tables.interception
-  local rolls = rules.interception_rolls()
-  game.log("The escort makes " .. rolls .. " interception roll" .. (rolls == 1 and "" or "s") .. ".")
+  local rolls, sources = rules.interception_rolls()
+  game.log(string.format("The escort makes %d interception roll%s: %d%s.", rolls, rolls == 1 and "" or "s",
+    t.rolls, sources))
   local intercepted = 0
   for i = 1, rolls do
     local face = dice.roll(t.dice, string.format("interception roll %d of %d", i, rolls))
@@ -129,7 +138,7 @@ end
 
 -- Targets: which type of ship a hit falls on, or nil when none is left.
 function rules.target()
-  local row = convoy.roll_on("target", "target roll", convoy.option_mod("target"))
+  local row = convoy.roll_on("target", "target roll", { convoy.option_mod("target") })
   local type = row.type
   if convoy.afloat(type) == 0 and row.if_none then
     game.log("No " .. string.lower(convoy.ship(type).plural) .. " left: the hit counts against the "
@@ -179,10 +188,10 @@ end
 
 -- Enemy attacks: one roll per enemy left, with the enemy's modifier.
 function rules.enemy_attacks(force, enemy)
-  local modifier = (enemy.attack or 0) + convoy.option_mod("attack")
+  local modifiers = { { enemy.result, enemy.attack or 0 }, convoy.option_mod("attack") }
   local results = {}
   for i = 1, force do
-    local row = convoy.roll_on("attack", "enemy " .. i .. " attack roll", modifier)
+    local row = convoy.roll_on("attack", "enemy " .. i .. " attack roll", modifiers)
     if row.damage then
       local type = rules.target()
       if type == nil then
@@ -332,6 +341,7 @@ function phases.setup.run(frame)
   for _, name in ipairs { "interceptions", "next_turn" } do
     vars.set(name, 0)
   end
+  vars.set("next_turn_from", nil)
   vars.set("turn", 1)
   return nil
 end

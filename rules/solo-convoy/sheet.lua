@@ -76,8 +76,9 @@ function rules.status(player)
     out[#out + 1] = string.format("%-18s %6d %6d %7d %4d %4d", table.unpack(r))
   end
   out[#out + 1] = "Options: " .. options_text()
-  out[#out + 1] = string.format("Next contact roll modifier: %+d; interceptions: %d; score so far: %d",
-    get("next_turn"), get("interceptions"), (rules.score()))
+  local from = vars.get("next_turn_from")
+  out[#out + 1] = string.format("Next contact roll modifier: %+d%s; interceptions: %d; score so far: %d",
+    get("next_turn"), from and (" (" .. from .. ")") or "", get("interceptions"), (rules.score()))
   return table.concat(out, "\n") .. "\n"
 end
 

@@ -83,15 +83,30 @@ function M.sum_text(natural, modifier, read)
   return text
 end
 
--- Rolls a table of `tables` with a modifier and logs the roll with the row
--- it reads, e.g. "contact roll 4+2=6: Contact". Returns the row and the
--- roll in words ("4+2=6").
-function M.roll_on(name, label, modifier)
+-- Modifiers as a list of `{source, value}` pairs: their sum, and their
+-- sources in words (" (Reconnaissance plane +2, split +1)"; "" for none).
+function M.modifiers(list)
+  local total, parts = 0, {}
+  for _, m in ipairs(list) do
+    if m[2] ~= 0 then
+      total = total + m[2]
+      parts[#parts + 1] = string.format("%s %+d", m[1], m[2])
+    end
+  end
+  return total, #parts > 0 and (" (" .. table.concat(parts, ", ") .. ")") or ""
+end
+
+-- Rolls a table of `tables` with modifiers (`{source, value}` pairs) and
+-- logs the roll with the row it reads, e.g.
+-- "contact roll 4+2=6: Contact (Reconnaissance plane +2)".
+-- Returns the row and the roll in words ("4+2=6").
+function M.roll_on(name, label, modifiers)
   local t = tables[name]
+  local modifier, sources = M.modifiers(modifiers)
   local natural = dice.roll(t.dice, label)
   local row, read = M.lookup(t, natural + modifier)
   local text = M.sum_text(natural, modifier, read)
-  game.log(string.format("%s %s: %s", label, text, row.result))
+  game.log(string.format("%s %s: %s%s", label, text, row.result, sources))
   return row, text
 end
 
@@ -114,14 +129,14 @@ function M.active_option()
   return nil
 end
 
--- What the option in force adds to a roll (`contact`, `force`, ...), and
--- its name for the log ("" when none applies).
+-- What the option in force adds to a roll (`contact`, `force`, ...), as a
+-- `{source, value}` pair.
 function M.option_mod(field)
   local row = M.active_option()
   if row and row[field] then
-    return row[field], row.id
+    return { row.id, row[field] }
   end
-  return 0, ""
+  return { "", 0 }
 end
 
 -- Appends a note to this turn's record, kept for the game sheet.
