@@ -29,7 +29,7 @@ end
 function rules.friendly_waters()
   local n = dice.roll(tables.journey.friendly_waters, "friendly waters")
   vars.set("friendly", n)
-  game.log("Friendly waters for the first " .. n .. " turns.")
+  game.log(n == 1 and "Friendly waters for the first turn." or ("Friendly waters for the first " .. n .. " turns."))
 end
 
 -- Options: the ones that may be taken now (none while one is active).

@@ -68,7 +68,8 @@ end
 function rules.status(player)
   local turn, length = get("turn"), get("length")
   local out = {}
-  out[#out + 1] = string.format("Turn %d of %d  %s", math.min(turn, length), length, track())
+  out[#out + 1] = string.format("Turn %d of %d  %s  (x sailed, > now, f friendly, h halfway)",
+    math.min(turn, length), length, track())
   out[#out + 1] = string.format("Friendly waters through turn %d; halfway at turn %d (%s)",
     get("friendly"), (length + 1) // 2, vars.get("halfway_done") and "done" or "to come")
   out[#out + 1] = string.format("%-18s %6s %6s %7s %4s %4s", table.unpack(HEADINGS))
