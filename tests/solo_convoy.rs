@@ -611,6 +611,18 @@ fn decoy_raises_target_rolls_and_costs_an_interception_roll() {
 }
 
 #[test]
+fn decoy_target_rolls_past_six_read_as_a_destroyer() {
+    let mut s = Solo::new();
+    s.fleet([10, 3, 0, 10, 30]);
+    s.at_turn(5);
+    // Duration 1; contact 6, German air force, force 1; two interception
+    // rolls; attack 5+1 = 6 destroyed; target 6+2 = 8 reads as 6.
+    s.choose("decoy", &[1, 6, 4, 1, 6, 6, 5, 6]);
+    assert!(s.logged("target roll 6+2=8 (read as 6): Destroyer (decoy +2)"));
+    assert_eq!(s.int("lost_destroyer"), 1);
+}
+
+#[test]
 fn split_lowers_force_size_and_raises_contact() {
     let mut s = Solo::new();
     s.fleet([10, 3, 0, 10, 30]);
