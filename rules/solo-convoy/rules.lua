@@ -101,9 +101,10 @@ function rules.interception_rolls()
   local t = tables.interception
   local carriers = convoy.afloat("carrier")
   local list = { { convoy.ships(carriers, "carrier"), t.per_carrier * carriers } }
+  local without = t.without or {}
   for _, type in ipairs(convoy.types()) do
-    if t.without[type] and convoy.afloat(type) == 0 then
-      list[#list + 1] = { "no " .. string.lower(convoy.ship(type).plural), t.without[type] }
+    if without[type] and convoy.afloat(type) == 0 then
+      list[#list + 1] = { "no " .. string.lower(convoy.ship(type).plural), without[type] }
     end
   end
   list[#list + 1] = convoy.option_mod("interception")
