@@ -34,7 +34,12 @@ pub fn fork(s: &mut Session, arg: &str) -> Result<String, String> {
 }
 
 pub fn list(s: &Session) -> String {
-    let mut rows = vec![(s.branch.clone(), s.state().ply, true, s.state().result.is_some())];
+    let mut rows = vec![(
+        s.branch.clone(),
+        s.state().ply,
+        true,
+        s.state().result.is_some(),
+    )];
     rows.extend(
         s.branches
             .iter()

@@ -29,44 +29,118 @@ const fn cmd(
 }
 
 pub const COMMANDS: &[Command] = &[
-    cmd("help", "help [COMMAND]", "list the commands, or explain one", &["help", "help reload"]),
-    cmd("moves", "moves", "list the legal actions, numbered, in notation", &["moves"]),
-    cmd("board", "board", "show the board from the current point of view", &["board"]),
+    cmd(
+        "help",
+        "help [COMMAND]",
+        "list the commands, or explain one",
+        &["help", "help reload"],
+    ),
+    cmd(
+        "moves",
+        "moves",
+        "list the legal actions, numbered, in notation",
+        &["moves"],
+    ),
+    cmd(
+        "board",
+        "board",
+        "show the board from the current point of view",
+        &["board"],
+    ),
     cmd(
         "show",
         "show PIECE|SPACE",
         "details of a piece (#ID, as in 'board ids') or of a space",
         &["show c4", "show #12"],
     ),
-    cmd("log", "log [N]", "the last N events in plain words (default 10)", &["log", "log 30"]),
+    cmd(
+        "log",
+        "log [N]",
+        "the last N events in plain words (default 10)",
+        &["log", "log 30"],
+    ),
     cmd(
         "place",
         "place random",
         "during set-up, place the rest of your pieces at random (also: autoplace)",
         &["place random", "autoplace"],
     ),
-    cmd("undo", "undo [N]", "take back your last N actions (and the bots' replies)", &["undo", "undo 3"]),
-    cmd("redo", "redo [N]", "replay N actions taken back by undo", &["redo", "redo 2"]),
-    cmd("fork", "fork NAME", "keep a copy of the game as a named branch", &["fork before-attack"]),
-    cmd("branches", "branches", "list the branches of the game", &["branches"]),
-    cmd("switch", "switch NAME", "go to a branch (the current line is kept under its name)", &["switch before-attack", "switch main"]),
-    cmd("save", "save FILE", "save the game (rules, options, seed, seats, actions) atomically", &["save convoy.json"]),
-    cmd("load", "load FILE", "load a saved game, replaying and checking every action", &["load convoy.json"]),
+    cmd(
+        "undo",
+        "undo [N]",
+        "take back your last N actions (and the bots' replies)",
+        &["undo", "undo 3"],
+    ),
+    cmd(
+        "redo",
+        "redo [N]",
+        "replay N actions taken back by undo",
+        &["redo", "redo 2"],
+    ),
+    cmd(
+        "fork",
+        "fork NAME",
+        "keep a copy of the game as a named branch",
+        &["fork before-attack"],
+    ),
+    cmd(
+        "branches",
+        "branches",
+        "list the branches of the game",
+        &["branches"],
+    ),
+    cmd(
+        "switch",
+        "switch NAME",
+        "go to a branch (the current line is kept under its name)",
+        &["switch before-attack", "switch main"],
+    ),
+    cmd(
+        "save",
+        "save FILE",
+        "save the game (rules, options, seed, seats, actions) atomically",
+        &["save convoy.json"],
+    ),
+    cmd(
+        "load",
+        "load FILE",
+        "load a saved game, replaying and checking every action",
+        &["load convoy.json"],
+    ),
     cmd(
         "reload",
         "reload [keep|truncate|restart]",
         "re-read the rules' YAML and Lua and replay the game under them",
         &["reload", "reload truncate"],
     ),
-    cmd("options", "options", "list the optional rules, on or off, with descriptions", &["options"]),
-    cmd("scenarios", "scenarios", "list this game's scenarios", &["scenarios"]),
+    cmd(
+        "options",
+        "options",
+        "list the optional rules, on or off, with descriptions",
+        &["options"],
+    ),
+    cmd(
+        "scenarios",
+        "scenarios",
+        "list this game's scenarios",
+        &["scenarios"],
+    ),
     cmd(
         "new",
         "new [SCENARIO] [+OPTION] [-OPTION]...",
         "start a new game (same seats), switching optional rules on or off",
-        &["new", "new radical", "new standard +no-backward -coin-equal"],
+        &[
+            "new",
+            "new radical",
+            "new standard +no-backward -coin-equal",
+        ],
     ),
-    cmd("seat", "seat PLAYER human|random", "give a seat to a human or a bot", &["seat red random", "seat red human"]),
+    cmd(
+        "seat",
+        "seat PLAYER human|random",
+        "give a seat to a human or a bot",
+        &["seat red random", "seat red human"],
+    ),
     cmd(
         "view",
         "view PLAYER|all|auto",
@@ -77,17 +151,35 @@ pub const COMMANDS: &[Command] = &[
         "lua",
         "lua EXPR",
         "evaluate Lua in the rules' sandbox against a copy of the game",
-        &["lua #pieces.list{owner='red', on_board=true}", "lua game.players()"],
+        &[
+            "lua #pieces.list{owner='red', on_board=true}",
+            "lua game.players()",
+        ],
     ),
-    cmd("roll", "roll DICE", "roll dice (not the game's dice) and show their exact odds", &["roll 2D6", "roll coin"]),
+    cmd(
+        "roll",
+        "roll DICE",
+        "roll dice (not the game's dice) and show their exact odds",
+        &["roll 2D6", "roll coin"],
+    ),
     cmd(
         "odds",
         "odds DICE|TABLE",
         "the exact distribution of dice, or of a combat table under the current options",
         &["odds 3D6", "odds attack"],
     ),
-    cmd("sheet", "sheet [FILE]", "the rules' game sheet; with FILE, written as Markdown", &["sheet", "sheet game.md"]),
-    cmd("quit", "quit", "leave the REPL (also: exit, Ctrl-D)", &["quit"]),
+    cmd(
+        "sheet",
+        "sheet [FILE]",
+        "the rules' game sheet; with FILE, written as Markdown",
+        &["sheet", "sheet game.md"],
+    ),
+    cmd(
+        "quit",
+        "quit",
+        "leave the REPL (also: exit, Ctrl-D)",
+        &["quit"],
+    ),
 ];
 
 /// Every name a command answers to, aliases included (for completion).
@@ -138,8 +230,12 @@ pub fn execute(s: &mut Session, line: &str) -> Reply {
         }
         _ => play::action(s, line),
     };
-    let ask = (word == "reload" && s.pending.is_some())
-        .then(|| ("reload".to_string(), "keep, truncate or restart? ".to_string()));
+    let ask = (word == "reload" && s.pending.is_some()).then(|| {
+        (
+            "reload".to_string(),
+            "keep, truncate or restart? ".to_string(),
+        )
+    });
     Reply {
         text: text.unwrap_or_else(|e| format!("error: {e}\n")),
         ask,
@@ -189,10 +285,18 @@ fn help(topic: &str) -> Result<String, String> {
 /// Longer notes for the commands that need them.
 fn details(name: &str) -> Option<&'static str> {
     Some(match name {
-        "reload" => "  When every action replays to the same positions, the new rules are taken at once.\n  Otherwise the first action now illegal or leading elsewhere is named, and you choose:\n    reload keep      keep the old rules and the game\n    reload truncate  take the new rules, cut the game before that action\n    reload restart   take the new rules, start again with the same seed\n  A rules error changes nothing and names the file and line.\n",
-        "view" => "  In hot-seat play (two human seats) the screen follows the player to move,\n  with a 'pass to PLAYER' pause between turns; 'view' fixes the point of view.\n",
-        "save" => "  A save holds the game id, the rules' fingerprint, scenario, options, seed,\n  seats and the actions in notation (JSON). Loading replays and checks them.\n",
-        "odds" => "  DICE: 2D6, 1D6x5+2, D100, coin. TABLE: 'attack' or a combat table's name;\n  coin entries count 50/50, script entries are named, not counted.\n",
+        "reload" => {
+            "  When every action replays to the same positions, the new rules are taken at once.\n  Otherwise the first action now illegal or leading elsewhere is named, and you choose:\n    reload keep      keep the old rules and the game\n    reload truncate  take the new rules, cut the game before that action\n    reload restart   take the new rules, start again with the same seed\n  A rules error changes nothing and names the file and line.\n"
+        }
+        "view" => {
+            "  In hot-seat play (two human seats) the screen follows the player to move,\n  with a 'pass to PLAYER' pause between turns; 'view' fixes the point of view.\n"
+        }
+        "save" => {
+            "  A save holds the game id, the rules' fingerprint, scenario, options, seed,\n  seats and the actions in notation (JSON). Loading replays and checks them.\n"
+        }
+        "odds" => {
+            "  DICE: 2D6, 1D6x5+2, D100, coin. TABLE: 'attack' or a combat table's name;\n  coin entries count 50/50, script entries are named, not counted.\n"
+        }
         _ => return None,
     })
 }

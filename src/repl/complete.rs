@@ -37,7 +37,9 @@ pub fn words(s: &Session) -> Words {
             .map(|a| engine.notation(s.state(), a))
             .collect(),
         spaces: g.board.ids().map(|i| g.board.name(i).to_string()).collect(),
-        pieces: (1..=s.state().pieces().len()).map(|i| format!("#{i}")).collect(),
+        pieces: (1..=s.state().pieces().len())
+            .map(|i| format!("#{i}"))
+            .collect(),
         options: g.options.iter().map(|o| o.id.clone()).collect(),
         scenarios: s.catalog.scenario_ids(&g.id),
         players: g.players.iter().map(|p| p.id.clone()).collect(),
@@ -80,7 +82,12 @@ impl ReplHelper {
             }
             "seat" if before.is_empty() => w.players.clone(),
             "seat" => fixed(&["human", "random"]),
-            "view" => w.players.iter().cloned().chain(fixed(&["all", "auto"])).collect(),
+            "view" => w
+                .players
+                .iter()
+                .cloned()
+                .chain(fixed(&["all", "auto"]))
+                .collect(),
             "switch" => w.branches.clone(),
             "reload" => fixed(&["keep", "truncate", "restart"]),
             "odds" | "roll" => w
@@ -250,6 +257,8 @@ mod tests {
         assert!(!lua_open("lua (function() return 1 end)()"));
         assert!(!lua_open("lua '(' .. 1"));
         // `if ... then ... end` opens once with `then` and closes with `end`.
-        assert!(!lua_open("lua (function() if true then return 1 end end)()"));
+        assert!(!lua_open(
+            "lua (function() if true then return 1 end end)()"
+        ));
     }
 }

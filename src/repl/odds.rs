@@ -178,11 +178,9 @@ fn combat_text(g: &Game, phase: &str, table: &str, rows: &[Vec<CombatEntry>]) ->
 fn entry_words(e: &CombatEntry) -> String {
     match e {
         CombatEntry::Fixed(r) => words(*r).to_string(),
-        CombatEntry::Coin(h, t) => format!(
-            "coin: attacker's colour {}, else {}",
-            words(*h),
-            words(*t)
-        ),
+        CombatEntry::Coin(h, t) => {
+            format!("coin: attacker's colour {}, else {}", words(*h), words(*t))
+        }
         CombatEntry::Script(f) => format!("decided by rules.{f} (not counted)"),
     }
 }

@@ -157,10 +157,7 @@ fn rebuild_forks(s: &mut Session, new: &Engine, start_hash: u64) -> Result<Strin
                 s.branches.insert(name, rebase_line(&line, &r));
             }
             Some(stop) => {
-                notes += &format!(
-                    "fork '{name}' dropped: {}\n",
-                    stop.describe(&steps)
-                );
+                notes += &format!("fork '{name}' dropped: {}\n", stop.describe(&steps));
                 s.branches.remove(&name);
             }
         }

@@ -133,7 +133,10 @@ pub fn replay(
                 });
             }
         };
-        if check.is_some_and(|c| c.get(index).is_some_and(|st| st.hash != next.position_hash())) {
+        if check.is_some_and(|c| {
+            c.get(index)
+                .is_some_and(|st| st.hash != next.position_hash())
+        }) {
             return Ok(Replayed {
                 states,
                 stop: Some(Stop::Elsewhere { index }),

@@ -34,7 +34,7 @@ pub struct SaveFile {
     pub options: Vec<String>,
     pub seed: u64,
     /// Who played each seat, by player id.
-    pub seats: Vec<(String, String)>,
+    pub seats: std::collections::BTreeMap<String, String>,
     /// The player whose eyes the game was shown through, if one seat.
     #[serde(default)]
     pub viewer: Option<String>,
@@ -60,10 +60,7 @@ pub fn save(s: &mut Session, arg: &str) -> Result<String, String> {
     write_atomic(Path::new(arg), text.as_bytes())
         .map_err(|e| format!("cannot save to {arg}: {e}"))?;
     s.dirty = false;
-    Ok(format!(
-        "saved {} actions to {arg}\n",
-        file.actions.len()
-    ))
+    Ok(format!("saved {} actions to {arg}\n", file.actions.len()))
 }
 
 fn save_file(s: &Session) -> Result<SaveFile, String> {
@@ -133,8 +130,8 @@ pub fn load_game(s: &mut Session, arg: &str) -> Result<String, String> {
     }
     let fail = |m: String| format!("cannot load {arg}: {m}; the current game is unchanged");
     let text = std::fs::read_to_string(arg).map_err(|e| fail(e.to_string()))?;
-    let file: SaveFile = serde_json::from_str(&text)
-        .map_err(|e| fail(format!("not a Portolan save ({e})")))?;
+    let file: SaveFile =
+        serde_json::from_str(&text).map_err(|e| fail(format!("not a Portolan save ({e})")))?;
     if file.format > FORMAT {
         return Err(fail(format!(
             "save format {} is newer than this program's ({FORMAT})",
@@ -155,11 +152,7 @@ pub fn load_game(s: &mut Session, arg: &str) -> Result<String, String> {
     }
     let mut seats = Vec::new();
     for p in &g.players {
-        let who = file
-            .seats
-            .iter()
-            .find(|(id, _)| *id == p.id)
-            .map_or("human", |(_, w)| w.as_str());
+        let who = file.seats.get(&p.id).map_or("human", String::as_str);
         seats.push(Seat::parse(who));
     }
     let viewer = match &file.viewer {
@@ -169,8 +162,7 @@ pub fn load_game(s: &mut Session, arg: &str) -> Result<String, String> {
         ),
         None => None,
     };
-    let r = replay::replay(&loaded.engine, file.seed, &file.actions, None, None)
-        .map_err(fail)?;
+    let r = replay::replay(&loaded.engine, file.seed, &file.actions, None, None).map_err(fail)?;
     if let Some(stop) = &r.stop {
         let steps: Vec<replay::Step> = file
             .actions
@@ -180,7 +172,10 @@ pub fn load_game(s: &mut Session, arg: &str) -> Result<String, String> {
                 hash: 0,
             })
             .collect();
-        return Err(fail(format!("the save does not replay: {}", stop.describe(&steps))));
+        return Err(fail(format!(
+            "the save does not replay: {}",
+            stop.describe(&steps)
+        )));
     }
     let mut notes = String::new();
     if fingerprint(&loaded.package.files) != file.rules_fingerprint {

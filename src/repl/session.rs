@@ -281,6 +281,8 @@ impl Session {
     /// Lets bot seats play until a human decides or the game ends.
     fn run_bots(&mut self) -> Result<(), String> {
         let mut legal = Vec::new();
+        // With no human seat, each bot action is a step of its own to undo.
+        let record = !self.seats.contains(&Seat::Human);
         while let Some(p) = self.loaded.engine.to_move(self.state()) {
             let Some(bot) = self.bots[p.0 as usize].as_mut() else {
                 break;
@@ -291,7 +293,11 @@ impl Session {
             let next = engine
                 .try_apply(&self.line.state, legal[pick])
                 .map_err(|e| format!("a rule script failed during the bot's move: {e}"))?;
-            self.line.state = next;
+            let before = std::mem::replace(&mut self.line.state, next);
+            if record {
+                self.line.undo.push(before);
+                self.line.redo.clear();
+            }
             self.dirty = true;
         }
         Ok(())
@@ -326,7 +332,8 @@ impl Session {
         let view = self.view();
         let engine = &self.loaded.engine;
         let mut out = String::new();
-        if self.screen == Viewer::All && self.seats.iter().any(|s| *s == Seat::Human) {
+        let humans = self.seats.contains(&Seat::Human);
+        if self.screen == Viewer::All && (humans || self.forced_view.is_some()) {
             out += "== GOD VIEW: every hidden face is shown ('view auto' to go back) ==\n";
         }
         out += &render::board(engine, &view, self.colour);
