@@ -1,0 +1,591 @@
+//! The REPL, driven through the binary as a user would: command files
+//! (`--commands FILE`) and, where the rules must change mid-game, commands
+//! piped on standard input.
+
+use portolan::data::catalog::Catalog;
+use portolan::kernel::event::Event;
+use portolan::load::{Request, load};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_portolan");
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A copy of the stock rules in a temporary folder, for editing.
+fn rules_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&repo().join("rules"), &dir.path().join("rules"));
+    dir
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_tree(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+/// Runs `portolan [pre] play ARGS --commands FILE` and returns stdout.
+fn play(args: &[&str], commands: &str) -> String {
+    play_with(&[], args, commands)
+}
+
+fn play_with(pre: &[&str], args: &[&str], commands: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("commands.txt");
+    std::fs::write(&file, commands).unwrap();
+    let out = Command::new(BIN)
+        .current_dir(repo())
+        .env("NO_COLOR", "1")
+        .args(pre)
+        .arg("play")
+        .args(args)
+        .arg("--commands")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "portolan failed: {}\n{text}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+/// The part of a transcript after the last echo of `command`.
+fn after<'a>(text: &'a str, command: &str) -> &'a str {
+    let echo = format!("> {command}\n");
+    let at = text
+        .rfind(&echo)
+        .unwrap_or_else(|| panic!("no '{command}' in:\n{text}"));
+    &text[at + echo.len()..]
+}
+
+/// The reply to the last `command`, up to the next prompt echo.
+fn reply<'a>(text: &'a str, command: &str) -> &'a str {
+    let rest = after(text, command);
+    let end = rest
+        .find("\nblue> ")
+        .or_else(|| rest.find("\nred> "))
+        .or_else(|| rest.find("\ngame over> "))
+        .or_else(|| rest.find("\n["))
+        .map_or(rest.len(), |i| i + 1);
+    &rest[..end]
+}
+
+/// The board rows (lines that start with a row number) of a reply.
+fn board(text: &str) -> String {
+    text.lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            t.starts_with(|c: char| c.is_ascii_digit()) && t.contains("  ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A REPL reading commands from a pipe, so the test can change files
+/// between commands.
+struct Live {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    sync: usize,
+}
+
+impl Live {
+    fn start(pre: &[&str], args: &[&str]) -> Live {
+        let mut child = Command::new(BIN)
+            .current_dir(repo())
+            .env("NO_COLOR", "1")
+            .args(pre)
+            .arg("play")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let out = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for l in BufReader::new(out).lines().map_while(Result::ok) {
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        Live {
+            child,
+            stdin,
+            lines,
+            sync: 0,
+        }
+    }
+
+    /// Sends commands and returns everything printed until they are done.
+    fn run(&mut self, commands: &str) -> String {
+        self.sync += 1;
+        let marker = format!("\"sync-{}\"", self.sync);
+        writeln!(self.stdin, "{commands}\nlua {marker}").unwrap();
+        self.stdin.flush().unwrap();
+        let mut text = String::new();
+        loop {
+            let l = self
+                .lines
+                .recv_timeout(Duration::from_secs(60))
+                .unwrap_or_else(|_| panic!("no answer; so far:\n{text}"));
+            if l == marker {
+                return text;
+            }
+            text += &l;
+            text.push('\n');
+        }
+    }
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn two_bots_play_a_game_to_its_end() {
+    let out = play(
+        &[
+            "--seed",
+            "7",
+            "--seat",
+            "blue=random",
+            "--seat",
+            "red=random",
+        ],
+        "log 1\n",
+    );
+    assert!(out.contains("game over:"), "{out}");
+    let last = reply(&out, "log 1");
+    assert!(
+        last.contains("wins") || last.contains("no winner"),
+        "{last}"
+    );
+}
+
+#[test]
+fn a_human_plays_by_number_to_the_end() {
+    let commands = "place random\n".to_string() + &"1\n".repeat(400);
+    let out = play(&["--seed", "11"], &commands);
+    assert!(out.contains("placed 10 pieces at random"), "{out}");
+    assert!(out.contains("game over:"), "the game did not end:\n{out}");
+    assert!(out.contains("'1' is not a command, and the game is over"));
+}
+
+#[test]
+fn undo_and_redo_return_to_the_same_positions() {
+    let out = play(
+        &["--seed", "3"],
+        "place random\n1\nboard\n2\n3\nboard\nundo 2\nboard\nredo 2\nboard\nundo 9\nredo\n",
+    );
+    let first = board(reply(&out, "1"));
+    let second = board(reply(&out, "3"));
+    // `board` is run twice: find each board by what follows it.
+    assert_eq!(board(reply(&out, "undo 2")), first);
+    assert_eq!(board(reply(&out, "redo 2")), second);
+    assert!(reply(&out, "undo 9").contains("took back 4 steps"));
+    assert!(reply(&out, "redo").contains("replayed 1 step"));
+}
+
+#[test]
+fn forks_keep_their_own_line() {
+    let out = play(
+        &["--seed", "3"],
+        "place random\nfork side\n1\n1\nbranches\nswitch side\nbranches\nswitch main\nswitch nowhere\nfork side\n",
+    );
+    assert!(out.contains("forked 'side' at ply 21"), "{out}");
+    let listed = reply(&out, "branches");
+    assert!(
+        listed.contains("* side") && listed.contains("  main"),
+        "{listed}"
+    );
+    assert!(reply(&out, "switch side").contains("switched to 'side' at ply 21"));
+    assert!(reply(&out, "switch main").contains("switched to 'main' at ply 25"));
+    assert!(reply(&out, "switch nowhere").contains("error: no branch 'nowhere'"));
+    assert!(reply(&out, "fork side").contains("already a branch 'side'"));
+}
+
+#[test]
+fn a_saved_game_loads_replays_and_continues() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("game.json");
+    let save = save.to_str().unwrap();
+    let first = play(
+        &["--seed", "21", "--option", "coin-equal"],
+        &format!("place random\n1\n2\n1\nboard\nsave {save}\n"),
+    );
+    let n: usize = reply(&first, &format!("save {save}"))
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(n > 22, "{first}");
+    let text = std::fs::read_to_string(save).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["format"], 1);
+    assert_eq!(json["game"], "med-convoy");
+    assert_eq!(json["seed"], 21);
+    assert_eq!(json["options"][0], "coin-equal");
+    assert_eq!(json["actions"].as_array().unwrap().len(), n);
+    assert_eq!(json["seats"]["red"], "random");
+    assert_eq!(json["rules_fingerprint"].as_str().unwrap().len(), 16);
+    let no_temp = std::fs::read_dir(dir.path()).unwrap().count();
+    assert_eq!(no_temp, 1, "the atomic write left a temporary file");
+
+    let second = play(&["--seed", "1"], &format!("load {save}\noptions\n1\n"));
+    let loaded = reply(&second, &format!("load {save}"));
+    assert!(
+        loaded.contains(&format!("after {n} actions (seed 21")),
+        "{loaded}"
+    );
+    assert_eq!(board(loaded), board(reply(&first, "board")));
+    assert!(reply(&second, "options").contains("[on ]  1. coin-equal"));
+    assert!(reply(&second, "1").contains("Blue"), "play goes on");
+}
+
+#[test]
+fn a_bad_save_is_refused_and_the_game_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("game.json");
+    let s = save.to_str().unwrap();
+    play(&["--seed", "4"], &format!("place random\n1\n1\nsave {s}\n"));
+    // Corrupt one action: the sixth is no longer legal.
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    json["actions"][5] = "place z9".into();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, serde_json::to_string(&json).unwrap()).unwrap();
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, "{\"format\": 1, \"game\": ").unwrap();
+    let out = play(
+        &["--seed", "9"],
+        &format!(
+            "board\nload {}\nload {}\nload {}/missing.json\nboard\n",
+            bad.display(),
+            broken.display(),
+            dir.path().display()
+        ),
+    );
+    let r = reply(&out, &format!("load {}", bad.display()));
+    assert!(r.contains("action 6 ('place z9') is now illegal"), "{r}");
+    assert!(r.contains("the current game is unchanged"), "{r}");
+    let r = reply(&out, &format!("load {}", broken.display()));
+    assert!(r.contains("not a Portolan save"), "{r}");
+    assert!(out.contains("missing.json: No such file"), "{out}");
+    let boards: Vec<&str> = out.split("> board\n").skip(1).collect();
+    assert_eq!(board(boards[0]), board(boards[1]));
+}
+
+#[test]
+fn bad_commands_give_a_reason_and_change_nothing() {
+    let out = play(
+        &["--seed", "5"],
+        "place random\nboard\nbogus\nundoo\n99\nplace z9\nz9 z8\nseat green human\nview purple\nnew +no-such\nodds 2Q6\nboard\n",
+    );
+    assert!(reply(&out, "bogus").starts_with("error: unknown command 'bogus'"));
+    assert!(reply(&out, "undoo").contains("did you mean 'undo'?"));
+    assert!(reply(&out, "99").contains("there is no action 99"));
+    assert!(reply(&out, "z9 z8").contains("closest legal:"));
+    assert!(reply(&out, "seat green human").contains("no player 'green'"));
+    assert!(reply(&out, "view purple").contains("no player 'purple'"));
+    assert!(reply(&out, "new +no-such").contains("no optional rule 'no-such'"));
+    assert!(reply(&out, "odds 2Q6").contains("cannot read dice"));
+    for c in ["bogus", "undoo", "99", "z9 z8", "seat green human"] {
+        assert_eq!(reply(&out, c).lines().count(), 1, "one line for '{c}'");
+    }
+    let boards: Vec<&str> = out.split("> board\n").skip(1).collect();
+    assert_eq!(board(boards[0]), board(boards[1]));
+}
+
+#[test]
+fn an_ambiguous_action_lists_the_candidates() {
+    let out = play(&["--seed", "5"], "place random\nmoves\n");
+    let moves = reply(&out, "moves");
+    // A cell that two legal moves start from.
+    let froms: Vec<&str> = moves
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .collect();
+    let twice = froms
+        .iter()
+        .find(|f| froms.iter().filter(|g| g == f).count() > 1)
+        .expect("some piece has two moves");
+    let out = play(&["--seed", "5"], &format!("place random\n{twice}\n"));
+    assert!(
+        reply(&out, twice).contains("is ambiguous: it could be"),
+        "{out}"
+    );
+}
+
+/// The screens of a hot-seat transcript, each with the player it was for.
+fn screens(out: &str) -> Vec<(String, String)> {
+    let mut result = Vec::new();
+    let mut rest = out;
+    while let Some(at) = rest.find("-- pass to ") {
+        let (screen, tail) = rest.split_at(at);
+        let who = tail["-- pass to ".len()..].split(',').next().unwrap();
+        // The screen before "pass to RED" was Blue's, and the other way.
+        let owner = if who == "RED" { "blue" } else { "red" };
+        result.push((owner.to_string(), screen.to_string()));
+        rest = &tail[tail.find('\n').unwrap() + 1..];
+    }
+    result
+}
+
+#[test]
+fn hot_seat_never_shows_one_player_the_others_hidden_pieces() {
+    let out = play(
+        &["--seed", "3", "--seat", "red=human"],
+        &("place random\nplace random\n".to_string() + &"1\n".repeat(6)),
+    );
+    let screens = screens(&out);
+    assert!(screens.len() >= 6, "{out}");
+    for (owner, screen) in &screens {
+        let (other, other_name) = if owner == "blue" {
+            ('r', "Red")
+        } else {
+            ('b', "Blue")
+        };
+        for kind in ['C', 'D', 'M', 'S'] {
+            assert!(
+                !screen.contains(&format!("{other}{kind} ")),
+                "{owner}'s screen shows a hidden {other}{kind}:\n{screen}"
+            );
+        }
+        for kind in ["Cruiser", "Destroyer", "Merchant", "Submarine"] {
+            assert!(
+                !screen.contains(&format!("{other_name} {kind} set up")),
+                "{screen}"
+            );
+        }
+    }
+    // Before the first pass to Red, Blue sees Red's ships as unknown.
+    let (owner, blue) = screens
+        .iter()
+        .find(|(o, s)| o == "blue" && s.contains("r?"))
+        .unwrap();
+    assert_eq!(owner, "blue");
+    assert!(blue.contains("bC") || blue.contains("bM"), "{blue}");
+}
+
+#[test]
+fn god_view_is_marked_and_view_returns() {
+    let out = play(&["--seed", "3"], "view all\nview red\nview auto\n");
+    let god = reply(&out, "view all");
+    assert!(god.contains("GOD VIEW"), "{god}");
+    assert!(god.contains("rC") || god.contains("rM"), "{god}");
+    let red = reply(&out, "view red");
+    assert!(
+        !red.contains("GOD VIEW") && red.contains("Red's view"),
+        "{red}"
+    );
+    assert!(reply(&out, "view auto").contains("Blue's view"));
+}
+
+#[test]
+fn reload_replays_the_game_under_unchanged_rules() {
+    let rules = rules_copy();
+    let dir = rules.path().join("rules");
+    let out = play_with(
+        &["--rules", dir.to_str().unwrap()],
+        &["--seed", "5"],
+        "place random\n1\n1\nreload\n",
+    );
+    let r = reply(&out, "reload");
+    assert!(r.contains("same positions"), "{r}");
+    assert!(r.contains("replayed 2"), "{r}");
+}
+
+/// The number (from 1) of the first action of a saved game whose events
+/// include an attack: where a changed combat table first shows.
+fn first_attack(save: &Path) -> usize {
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(save).unwrap()).unwrap();
+    let loaded = load(
+        &Catalog::embedded(),
+        &Request {
+            target: "med-convoy".into(),
+            options: vec![],
+        },
+    )
+    .unwrap();
+    let e = &loaded.engine;
+    let mut state = e.new_game(json["seed"].as_u64().unwrap()).unwrap();
+    for (i, a) in json["actions"].as_array().unwrap().iter().enumerate() {
+        let before = state.events.len();
+        let action = e.parse_action(&state, a.as_str().unwrap()).unwrap();
+        e.apply(&mut state, action).unwrap();
+        if state.events[before..]
+            .iter()
+            .any(|ev| matches!(ev, Event::Attack { .. }))
+        {
+            return i + 1;
+        }
+    }
+    panic!("no attack in the game");
+}
+
+#[test]
+fn reload_finds_where_a_changed_table_diverges_and_a_broken_script_changes_nothing() {
+    let rules = rules_copy();
+    let dir = rules.path().join("rules");
+    let save = rules.path().join("game.json");
+    let mut repl = Live::start(
+        &["--rules", dir.to_str().unwrap()],
+        &[
+            "--seed",
+            "5",
+            "--seat",
+            "blue=random",
+            "--seat",
+            "red=random",
+        ],
+    );
+    let before = repl.run(&format!("save {}\nlog 3", save.display()));
+    assert!(before.contains("wins") || before.contains("no winner"));
+    let k = first_attack(&save);
+
+    // Every result of the table changes, so the first attack diverges.
+    let yaml = dir.join("med-convoy/game.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    let swapped: String = text
+        .lines()
+        .map(|l| {
+            if l.trim_start().starts_with(|c: char| c.is_ascii_uppercase()) && l.contains(": {") {
+                l.replace("win", "W")
+                    .replace("lose", "win")
+                    .replace('W', "lose")
+                    .replace("bounce", "B")
+                    .replace("both", "bounce")
+                    .replace('B', "both")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(&yaml, swapped).unwrap();
+    let r = repl.run("reload");
+    assert!(
+        r.contains(&format!("replayed {} of", k - 1)) && r.contains(&format!("action {k} (")),
+        "expected a stop at action {k}:\n{r}"
+    );
+    assert!(
+        r.contains("reload keep | reload truncate | reload restart"),
+        "{r}"
+    );
+    let kept = repl.run("reload keep\nlog 3");
+    assert!(kept.contains("kept the old rules"), "{kept}");
+    assert_eq!(reply(&kept, "log 3"), reply(&before, "log 3"));
+
+    // A syntax error in Lua: located, and nothing changes.
+    let lua = dir.join("med-convoy/rules.lua");
+    let mut code = std::fs::read_to_string(&lua).unwrap();
+    code += "\nfunction broken(\n";
+    std::fs::write(&lua, &code).unwrap();
+    let r = repl.run("reload\nlog 3");
+    assert!(r.contains("the game and its rules are unchanged"), "{r}");
+    let broken_line = code.lines().count();
+    let at = r.find("rules.lua:").expect("the file is named");
+    let line: usize = r[at + "rules.lua:".len()..]
+        .split(':')
+        .next()
+        .unwrap()
+        .parse()
+        .expect("a line number follows the file");
+    assert!(line >= broken_line, "line {line} in:\n{r}");
+    assert_eq!(reply(&r, "log 3"), reply(&before, "log 3"));
+
+    // Fixed again, the changed table can be taken with the game cut.
+    std::fs::write(&lua, code.replace("\nfunction broken(\n", "")).unwrap();
+    let r = repl.run("reload\nreload truncate\nundo 1000");
+    assert!(
+        r.contains(&format!("cut to its first {} actions", k - 1)),
+        "{r}"
+    );
+    let r = repl.run("reload restart");
+    assert!(r.contains("no reload is waiting"), "{r}");
+}
+
+#[test]
+fn odds_are_exact_for_dice_and_the_combat_table() {
+    let out = play(
+        &["--seed", "3"],
+        "odds 2D6\nroll coin\nodds attack\nnew +coin-equal\nodds attack_results\n",
+    );
+    let dice = reply(&out, "odds 2D6");
+    assert!(dice.contains("36 equally likely outcomes"));
+    assert!(dice.contains("      7   16.67%    58.33%"), "{dice}");
+    assert!(reply(&out, "roll coin").contains("the game's dice are not touched"));
+    let base = reply(&out, "odds attack");
+    assert!(
+        base.contains("Cruiser      Cruiser          0%     0%     0%   100%"),
+        "{base}"
+    );
+    let coin = reply(&out, "odds attack_results");
+    assert!(coin.contains("coin-equal"), "{coin}");
+    assert!(
+        coin.contains("Cruiser      Cruiser         50%     0%    50%     0%"),
+        "{coin}"
+    );
+    assert!(
+        coin.contains("Merchant     Merchant         0%   100%"),
+        "{coin}"
+    );
+}
+
+#[test]
+fn designer_tools_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = play(
+        &["--seed", "3"],
+        &format!(
+            "lua #pieces.all()\nsheet\nsheet {}/s.md\nscenarios\nnew radical\noptions\nhelp\nhelp reload\nshow c4\nshow #1\nlog 2\n",
+            dir.path().display()
+        ),
+    );
+    assert_eq!(reply(&out, "lua #pieces.all()").trim(), "20");
+    assert!(reply(&out, "sheet").contains("has no game sheet"));
+    assert!(reply(&out, "scenarios").contains("radical"));
+    assert!(reply(&out, "new radical").contains("scenario: Radical convoy"));
+    let opts = reply(&out, "options");
+    assert!(opts.contains("[on ]  4. attacker-sunk") && opts.contains("[on ]  6. no-backward"));
+    let help = reply(&out, "help");
+    for c in [
+        "moves",
+        "undo",
+        "fork",
+        "save",
+        "reload",
+        "odds",
+        "sheet",
+        "place random",
+    ] {
+        assert!(help.contains(c), "help lacks {c}");
+    }
+    assert!(reply(&out, "help reload").contains("reload truncate"));
+    assert!(reply(&out, "show c4").contains("next to:"));
+    assert!(reply(&out, "show #1").starts_with("#1 Blue Cruiser"));
+}
