@@ -508,7 +508,7 @@ fn reload_finds_where_a_changed_table_diverges_and_a_broken_script_changes_nothi
     let r = repl.run("reload\nlog 3");
     assert!(r.contains("the game and its rules are unchanged"), "{r}");
     let broken_line = code.lines().count();
-    let at = r.find("rules.lua:").expect("the file is named");
+    let at = r.rfind("rules.lua:").expect("the file is named");
     let line: usize = r[at + "rules.lua:".len()..]
         .split(':')
         .next()
