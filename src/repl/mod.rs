@@ -19,6 +19,7 @@ pub mod reload;
 pub mod render;
 pub mod replay;
 pub mod save;
+mod screen;
 pub mod session;
 pub mod setup;
 pub mod show;
@@ -26,3 +27,6 @@ mod terminal;
 
 pub use session::{Reply, Seat, Session};
 pub use terminal::{interactive, scripted};
+
+#[cfg(test)]
+mod tests;
