@@ -50,7 +50,7 @@ pub const COMMANDS: &[Command] = &[
     cmd(
         "show",
         "show PIECE|SPACE",
-        "details of a piece (#ID, as in 'board ids') or of a space",
+        "details of a piece (#ID; 'show SPACE' names the ids there) or of a space",
         &["show c4", "show #12"],
     ),
     cmd(

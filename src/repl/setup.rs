@@ -64,8 +64,14 @@ pub fn new_game(s: &mut Session, args: &str) -> Result<String, String> {
     let game = s.loaded.engine.game.id.clone();
     let mut target = s.request.target.clone();
     let mut options = s.loaded.options.clone();
+    let mut seed = None;
     for a in args.split_whitespace() {
-        if let Some(off) = a.strip_prefix('-') {
+        if let Some(n) = a.strip_prefix("seed=") {
+            seed = Some(
+                n.parse::<u64>()
+                    .map_err(|_| format!("'new {a}': write seed=NUMBER"))?,
+            );
+        } else if let Some(off) = a.strip_prefix('-') {
             options.retain(|o| o != off);
             options.push(format!("-{off}"));
         } else if let Some(on) = a.strip_prefix('+') {
@@ -105,7 +111,7 @@ pub fn new_game(s: &mut Session, args: &str) -> Result<String, String> {
     }
     let request = Request { target, options };
     let loaded = load(&s.catalog, &request).map_err(|e| e.to_string())?;
-    s.seed = crate::kernel::hash::mix(s.seed) % 1_000_000_000;
+    s.seed = seed.unwrap_or_else(|| crate::kernel::hash::mix(s.seed) % 1_000_000_000);
     let state = loaded.engine.new_game(s.seed).map_err(|e| e.to_string())?;
     s.request = request;
     s.replace(loaded, state);
