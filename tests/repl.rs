@@ -589,3 +589,46 @@ fn designer_tools_answer() {
     assert!(reply(&out, "show c4").contains("next to:"));
     assert!(reply(&out, "show #1").starts_with("#1 Blue Cruiser"));
 }
+
+#[test]
+fn a_one_seat_save_loads_through_that_seats_eyes() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("red.json");
+    let s = save.to_str().unwrap();
+    play(
+        &[
+            "--seed",
+            "3",
+            "--seat",
+            "blue=random",
+            "--seat",
+            "red=human",
+        ],
+        &format!("place random\n1\nsave {s}\n"),
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    assert_eq!(json["viewer"], "red");
+    // Loaded in a session where Blue was the human: Red's seat comes back.
+    let out = play(&["--seed", "1"], &format!("load {s}\nboard\n"));
+    let loaded = reply(&out, &format!("load {s}"));
+    assert!(loaded.contains("seats: blue random, red human"), "{loaded}");
+    for kind in ['C', 'D', 'M', 'S'] {
+        assert!(!loaded.contains(&format!("b{kind} ")), "{loaded}");
+    }
+    assert!(loaded.contains("b?") && loaded.contains("rC"), "{loaded}");
+}
+
+#[test]
+fn reload_keeps_forks_that_still_replay() {
+    let rules = rules_copy();
+    let dir = rules.path().join("rules");
+    let out = play_with(
+        &["--rules", dir.to_str().unwrap()],
+        &["--seed", "5"],
+        "place random\nfork side\n1\nreload\nbranches\nswitch side\n",
+    );
+    assert!(reply(&out, "reload").contains("same positions"), "{out}");
+    assert!(reply(&out, "branches").contains("side"));
+    assert!(reply(&out, "switch side").contains("switched to 'side'"));
+}

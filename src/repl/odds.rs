@@ -34,7 +34,7 @@ pub fn odds(s: &Session, arg: &str) -> Result<String, String> {
     }
     match arg.parse::<DiceExpr>() {
         Ok(expr) => distribution(&expr),
-        Err(dice_err) => combat_odds(s, arg).map_err(|e| {
+        Err(dice_err) => table_odds(s, arg).map_err(|e| {
             if arg.chars().next().is_some_and(|c| c.is_ascii_digit()) {
                 dice_err.to_string()
             } else {
@@ -72,6 +72,88 @@ fn distribution(expr: &DiceExpr) -> Result<String, String> {
     Ok(out)
 }
 
+/// A table by name: a combat table, or a dice table (`dice: 1D6` with
+/// `rows` of `roll: N` or `roll: [LO, HI]`), optionally with a modifier
+/// added to the roll (`odds contact +1`).
+fn table_odds(s: &Session, arg: &str) -> Result<String, String> {
+    let mut words = arg.split_whitespace();
+    let name = words.next().unwrap_or("");
+    let modifier = match words.next() {
+        None => 0,
+        Some(m) => m
+            .trim_start_matches('+')
+            .parse::<i64>()
+            .map_err(|_| format!("'odds {arg}': a modifier is written +1 or -2"))?,
+    };
+    let g = &s.loaded.engine.game;
+    if let Some(t) = g.tables.get(name)
+        && let (Some(dice), Some(rows)) = (
+            t.get("dice").and_then(|d| d.as_str()),
+            t.get("rows").and_then(|r| r.as_array()),
+        )
+    {
+        return dice_table(name, dice, rows, modifier);
+    }
+    combat_odds(s, name)
+}
+
+/// Each row's chance: the dice plus the modifier landing in its range.
+fn dice_table(
+    name: &str,
+    dice: &str,
+    rows: &[serde_json::Value],
+    modifier: i64,
+) -> Result<String, String> {
+    let expr: DiceExpr = dice
+        .parse()
+        .map_err(|e: crate::kernel::dice::DiceError| format!("table {name}: {e}"))?;
+    let d = expr
+        .distribution()
+        .ok_or_else(|| format!("{expr} has too many outcomes to count exactly"))?;
+    let chance = |lo: i64, hi: i64| -> f64 {
+        d.outcomes()
+            .iter()
+            .filter(|&&(v, _)| (lo..=hi).contains(&(v + modifier)))
+            .map(|&(_, n)| n)
+            .sum::<u128>() as f64
+            / d.total() as f64
+    };
+    let mut out = format!(
+        "{name}: {expr}{} against the table's rows\n",
+        match modifier {
+            0 => String::new(),
+            m => format!(" {m:+}"),
+        }
+    );
+    let mut covered = 0.0;
+    for row in rows {
+        let (lo, hi) = match row.get("roll") {
+            Some(serde_json::Value::Array(r)) if r.len() == 2 => {
+                (r[0].as_i64().unwrap_or(0), r[1].as_i64().unwrap_or(0))
+            }
+            Some(v) => (v.as_i64().unwrap_or(0), v.as_i64().unwrap_or(0)),
+            None => continue,
+        };
+        let p = chance(lo, hi);
+        covered += p;
+        let roll = if lo == hi {
+            lo.to_string()
+        } else {
+            format!("{lo}-{hi}")
+        };
+        let result = row.get("result").and_then(|r| r.as_str()).unwrap_or("?");
+        let _ = writeln!(out, "  {roll:>7}  {:>7.2}%  {result}", 100.0 * p);
+    }
+    if covered < 1.0 - 1e-9 {
+        let _ = writeln!(
+            out,
+            "  (no row for {:.2}% of rolls: the rules decide those)",
+            100.0 * (1.0 - covered)
+        );
+    }
+    Ok(out)
+}
+
 /// The combat table of the game's movement phases whose name matches
 /// (`attack` matches `attack_results`), as each pair's result odds.
 fn combat_odds(s: &Session, name: &str) -> Result<String, String> {
@@ -100,7 +182,7 @@ fn combat_odds(s: &Session, name: &str) -> Result<String, String> {
     let Some((phase, table_name, table)) = found.first() else {
         let tables: Vec<&str> = g.tables.keys().map(String::as_str).collect();
         return Err(format!(
-            "'{name}' is neither dice (2D6, D100, coin) nor a combat table{}",
+            "'{name}' is neither dice (2D6, D100, coin) nor a combat or dice table{}",
             if tables.is_empty() {
                 String::new()
             } else {
