@@ -157,12 +157,7 @@ fn parse_seats(seats: &[String]) -> Result<Vec<(String, Seat)>, String> {
             let (player, who) = s
                 .split_once('=')
                 .ok_or_else(|| format!("--seat {s}: write PLAYER=human or PLAYER=random"))?;
-            let seat = if who == "human" {
-                Seat::Human
-            } else {
-                Seat::Bot(who.to_string())
-            };
-            Ok((player.to_string(), seat))
+            Ok((player.to_string(), Seat::parse(who)))
         })
         .collect()
 }

@@ -189,7 +189,31 @@ pub fn execute(s: &mut Session, line: &str) -> Reply {
     let (word, rest) = line
         .split_once(char::is_whitespace)
         .map_or((line, ""), |(w, r)| (w, r.trim()));
-    let text = match word.to_ascii_lowercase().as_str() {
+    let word = word.to_ascii_lowercase();
+    // A reload waiting for its choice is dropped by anything that changes
+    // the game (its replay would be stale); looking around keeps it.
+    const LOOKING: &[&str] = &[
+        "",
+        "reload",
+        "help",
+        "?",
+        "moves",
+        "board",
+        "show",
+        "log",
+        "options",
+        "scenarios",
+        "branches",
+        "view",
+        "lua",
+        "roll",
+        "odds",
+        "sheet",
+    ];
+    if !LOOKING.contains(&word.as_str()) {
+        s.pending = None;
+    }
+    let text = match word.as_str() {
         "" => Ok(String::new()),
         "help" | "?" => help(rest),
         "moves" => Ok(play::moves(s)),
