@@ -101,8 +101,8 @@ fn finish(s: &mut Session, pending: Pending, choice: &str) -> Result<String, Str
         )),
         "truncate" => {
             let n = replayed.states.len() - 1;
-            s.line = Line::new(replayed.last().clone());
-            s.line.undo = replayed.states[..n].to_vec();
+            // The undo steps before the cut stay, on the replayed states.
+            s.line = rebase_line(&s.line, &replayed);
             s.loaded = loaded;
             s.branches.clear();
             s.dirty = true;
@@ -125,11 +125,15 @@ fn finish(s: &mut Session, pending: Pending, choice: &str) -> Result<String, Str
     }
 }
 
-/// The line under the new rules: its state from the replay, and its undo
-/// stack mapped by ply onto the replayed states. Redo is dropped when its
-/// states are not on the replayed path.
+/// The line under the new rules: its state from the replay (the end of
+/// the replay, when it stopped early), and its undo stack mapped by ply
+/// onto the replayed states. The redo stack is dropped.
 fn rebase_line(line: &Line, replayed: &Replayed) -> Line {
-    let at = |ply: u32| replayed.states.get(ply as usize).cloned();
+    let end = replayed.states.len() - 1;
+    let at = |ply: u32| {
+        let ply = ply as usize;
+        (ply < end).then(|| replayed.states[ply].clone())
+    };
     Line {
         state: replayed.last().clone(),
         undo: line.undo.iter().filter_map(|u| at(u.ply)).collect(),
