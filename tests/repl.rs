@@ -432,3 +432,26 @@ fn reload_keeps_forks_that_still_replay() {
     assert!(reply(&out, "branches").contains("side"));
     assert!(reply(&out, "switch side").contains("switched to 'side'"));
 }
+
+#[test]
+fn a_yaml_error_on_reload_is_located_and_changes_nothing() {
+    let rules = rules_copy();
+    let dir = rules.path().join("rules");
+    let mut repl = Live::start(&["--rules", dir.to_str().unwrap()], &["--seed", "5"]);
+    let before = repl.run("place random\n1\nboard");
+    let yaml = dir.join("med-convoy/game.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    let line = 1 + text
+        .lines()
+        .position(|l| l.contains("home_row: {"))
+        .unwrap();
+    std::fs::write(
+        &yaml,
+        text.replace("home_row: { ranks: [1] }", "home_row: { ranks: [1 }"),
+    )
+    .unwrap();
+    let r = repl.run("reload\nboard");
+    assert!(r.contains(&format!("game.yaml:{line}:")), "{r}");
+    assert!(r.contains("unchanged"), "{r}");
+    assert_eq!(board(reply(&r, "board")), board(reply(&before, "board")));
+}
