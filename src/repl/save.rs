@@ -50,6 +50,14 @@ pub fn fingerprint(files: &std::collections::BTreeMap<String, String>) -> String
     format!("{h:016x}")
 }
 
+/// A path as typed: `~/` stands for the home folder.
+pub fn typed_path(arg: &str) -> std::path::PathBuf {
+    match (arg.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => std::path::PathBuf::from(home).join(rest),
+        _ => std::path::PathBuf::from(arg),
+    }
+}
+
 /// `save FILE`
 pub fn save(s: &mut Session, arg: &str) -> Result<String, String> {
     if arg.is_empty() {
@@ -57,7 +65,7 @@ pub fn save(s: &mut Session, arg: &str) -> Result<String, String> {
     }
     let file = save_file(s)?;
     let text = serde_json::to_string_pretty(&file).expect("a save serializes") + "\n";
-    write_atomic(Path::new(arg), text.as_bytes())
+    write_atomic(&typed_path(arg), text.as_bytes())
         .map_err(|e| format!("cannot save to {arg}: {e}"))?;
     s.dirty = false;
     Ok(format!("saved {} actions to {arg}\n", file.actions.len()))
@@ -129,7 +137,7 @@ pub fn load_game(s: &mut Session, arg: &str) -> Result<String, String> {
         return Err("usage: load FILE (a file written by 'save')".into());
     }
     let fail = |m: String| format!("cannot load {arg}: {m}; the current game is unchanged");
-    let text = std::fs::read_to_string(arg).map_err(|e| fail(e.to_string()))?;
+    let text = std::fs::read_to_string(typed_path(arg)).map_err(|e| fail(e.to_string()))?;
     let file: SaveFile =
         serde_json::from_str(&text).map_err(|e| fail(format!("not a Portolan save ({e})")))?;
     if file.format > FORMAT {

@@ -127,7 +127,7 @@ pub fn sheet(s: &Session, arg: &str) -> Result<String, String> {
         }
         return Ok(t);
     }
-    write_atomic(std::path::Path::new(arg), text.as_bytes())
+    write_atomic(&crate::repl::save::typed_path(arg), text.as_bytes())
         .map_err(|e| format!("cannot write {arg}: {e}"))?;
     Ok(format!("wrote the game sheet to {arg} (Markdown)\n"))
 }
