@@ -164,7 +164,7 @@ pub const COMMANDS: &[Command] = &[
     ),
     cmd(
         "odds",
-        "odds DICE|TABLE",
+        "odds DICE|TABLE [+N]",
         "the exact distribution of dice, or of a combat table under the current options",
         &["odds 3D6", "odds attack"],
     ),
@@ -319,7 +319,7 @@ fn details(name: &str) -> Option<&'static str> {
             "  A save holds the game id, the rules' fingerprint, scenario, options, seed,\n  seats and the actions in notation (JSON). Loading replays and checks them.\n"
         }
         "odds" => {
-            "  DICE: 2D6, 1D6x5+2, D100, coin. TABLE: 'attack' or a combat table's name;\n  coin entries count 50/50, script entries are named, not counted.\n"
+            "  DICE: 2D6, 1D6x5+2, D100, coin. TABLE: 'attack' or a combat table's name\n  (coin entries count 50/50, script entries are named, not counted), or a dice\n  table with rows by roll, optionally with a modifier: odds contact +2.\n"
         }
         _ => return None,
     })
