@@ -42,9 +42,13 @@ enum Command {
         #[command(flatten)]
         game: GameArgs,
         /// Who plays a seat: PLAYER=human or PLAYER=random (repeatable).
+        /// By default the first player is human and the others random;
+        /// two human seats play hot-seat.
         #[arg(long = "seat", value_name = "PLAYER=WHO")]
         seats: Vec<String>,
-        /// Run REPL commands from a file instead of the terminal.
+        /// Run REPL commands from a file instead of the terminal, printing
+        /// what a user would see (commands are also read from standard
+        /// input when it is not a terminal).
         #[arg(long, value_name = "FILE")]
         commands: Option<PathBuf>,
     },
@@ -153,12 +157,7 @@ fn parse_seats(seats: &[String]) -> Result<Vec<(String, Seat)>, String> {
             let (player, who) = s
                 .split_once('=')
                 .ok_or_else(|| format!("--seat {s}: write PLAYER=human or PLAYER=random"))?;
-            let seat = if who == "human" {
-                Seat::Human
-            } else {
-                Seat::Bot(who.to_string())
-            };
-            Ok((player.to_string(), seat))
+            Ok((player.to_string(), Seat::parse(who)))
         })
         .collect()
 }

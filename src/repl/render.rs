@@ -1,9 +1,12 @@
-//! Drawing the game for one viewer: a grid with coordinates for grid
-//! boards, a list of spaces for area maps, and the pools.
+//! Drawing the game for one viewer: a grid with coordinates on every edge
+//! for grid boards, a list of occupied spaces grouped by region for area
+//! maps, the pools, and a legend. A game without a board (a solitaire dice
+//! game) draws nothing here: the rules' status block stands in for it.
 
 use crate::kernel::engine::Engine;
-use crate::kernel::piece::{Location, PieceId};
+use crate::kernel::piece::{Location, PieceId, PoolId};
 use crate::kernel::view::View;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// ANSI colours per player seat, used when the terminal wants colour.
@@ -21,7 +24,7 @@ fn token(engine: &Engine, view: &View, id: PieceId, colour: bool) -> String {
     let text = format!("{owner}{kind}{}", if p.public { "*" } else { " " });
     match (colour, p.owner) {
         (true, Some(o)) => format!(
-            "\x1b[{}m{text}\x1b[0m",
+            "\x1b[{};1m{text}\x1b[0m",
             COLOURS[o.0 as usize % COLOURS.len()]
         ),
         _ => text,
@@ -32,6 +35,9 @@ fn token(engine: &Engine, view: &View, id: PieceId, colour: bool) -> String {
 pub fn board(engine: &Engine, view: &View, colour: bool) -> String {
     let g = &engine.game;
     let mut out = String::new();
+    if g.board.is_empty() {
+        return out;
+    }
     match g.board.grid_size() {
         Some(size) => {
             let header: String = (0..size.columns)
@@ -42,16 +48,15 @@ pub fn board(engine: &Engine, view: &View, colour: bool) -> String {
                 let _ = write!(out, "{:>3} ", row + 1);
                 for col in 0..size.columns {
                     let id = g.board.cell(col, row).expect("cell");
-                    let here: Vec<PieceId> = view
-                        .pieces
-                        .iter()
-                        .filter(|p| p.loc == Location::Space(id))
-                        .map(|p| p.id)
-                        .collect();
-                    let cell = match here.first() {
-                        Some(&p) => format!(" {} ", token(engine, view, p, colour)),
+                    let here = view.pieces.iter().find(|p| p.loc == Location::Space(id));
+                    let cell = match here {
+                        Some(p) => format!(" {} ", token(engine, view, p.id, colour)),
                         None if g.board.space_kind_name(id) != g.board.space_kinds()[0] => {
-                            " ### ".to_string()
+                            if colour {
+                                " \x1b[33m###\x1b[0m ".to_string()
+                            } else {
+                                " ### ".to_string()
+                            }
                         }
                         None => "  .  ".to_string(),
                     };
@@ -61,30 +66,68 @@ pub fn board(engine: &Engine, view: &View, colour: bool) -> String {
             }
             let _ = writeln!(out, "    {header}");
         }
-        None => {
-            for id in g.board.ids() {
-                let here: Vec<String> = view
-                    .pieces
-                    .iter()
-                    .filter(|p| p.loc == Location::Space(id))
-                    .map(|p| token(engine, view, p.id, colour))
-                    .collect();
-                if !here.is_empty() {
-                    let _ = writeln!(out, "  {:<16} {}", g.board.name(id), here.join(" "));
-                }
-            }
-        }
+        None => areas(engine, view, colour, &mut out),
     }
     for (i, pool) in g.pools.iter().enumerate() {
         let here: Vec<String> = view
             .pieces
             .iter()
-            .filter(|p| p.loc == Location::Pool(crate::kernel::piece::PoolId(i as u8)))
+            .filter(|p| p.loc == Location::Pool(PoolId(i as u8)))
             .map(|p| token(engine, view, p.id, colour))
             .collect();
         if !here.is_empty() {
             let _ = writeln!(out, "  {pool}: {}", here.join(" "));
         }
     }
+    legend(engine, view, &mut out);
     out
+}
+
+/// Occupied spaces, grouped by region (spaces without one come first).
+fn areas(engine: &Engine, view: &View, colour: bool, out: &mut String) {
+    let g = &engine.game;
+    let mut regions: BTreeMap<Option<&str>, Vec<String>> = BTreeMap::new();
+    for id in g.board.ids() {
+        let here: Vec<String> = view
+            .pieces
+            .iter()
+            .filter(|p| p.loc == Location::Space(id))
+            .map(|p| token(engine, view, p.id, colour))
+            .collect();
+        if !here.is_empty() {
+            regions
+                .entry(g.board.space(id).region.as_deref())
+                .or_default()
+                .push(format!("{:<18} {}", g.board.name(id), here.join(" ")));
+        }
+    }
+    if regions.is_empty() {
+        let _ = writeln!(out, "  (no pieces on the map)");
+    }
+    for (region, lines) in regions {
+        if let Some(r) = region {
+            let _ = writeln!(out, "  {r}:");
+        }
+        for l in lines {
+            let _ = writeln!(out, "    {l}");
+        }
+    }
+}
+
+/// What the letters mean, for the kinds this board shows.
+fn legend(engine: &Engine, view: &View, out: &mut String) {
+    let g = &engine.game;
+    let mut kinds: Vec<String> = g
+        .kinds
+        .iter()
+        .map(|k| format!("{}={}", k.short, k.name))
+        .collect();
+    kinds.dedup();
+    let hidden = view.pieces.iter().any(|p| p.kind.is_none());
+    let _ = writeln!(
+        out,
+        "  {}{}, *=revealed",
+        kinds.join(" "),
+        if hidden { ", ?=unknown to you" } else { "" }
+    );
 }

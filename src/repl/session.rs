@@ -1,15 +1,18 @@
-//! A REPL session: one game at a time, its seats, its undo history. It
-//! takes command lines and returns what to print, so the terminal loop,
+//! A REPL session: one game at a time, its seats, its lines of play (the
+//! current one with its undo and redo stacks, and named forks). It takes
+//! command lines and returns what to print, so the terminal loop,
 //! `--commands FILE` and the tests all drive the same code.
 
 use crate::bots::{self, Bot, Sight};
 use crate::data::catalog::Catalog;
 use crate::kernel::action::Action;
 use crate::kernel::piece::PlayerId;
+use crate::kernel::rng::GameRng;
 use crate::kernel::state::GameState;
-use crate::kernel::view::{View, Viewer};
+use crate::kernel::view::Viewer;
 use crate::load::{Loaded, Request, load};
-use crate::repl::{commands, narrate, render};
+use crate::repl::{commands, reload};
+use std::collections::BTreeMap;
 
 /// Who plays a seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,29 +21,81 @@ pub enum Seat {
     Bot(String),
 }
 
+impl Seat {
+    /// Reads `human` or a bot's name.
+    pub fn parse(who: &str) -> Seat {
+        match who {
+            "human" => Seat::Human,
+            bot => Seat::Bot(bot.to_string()),
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        match self {
+            Seat::Human => "human",
+            Seat::Bot(b) => b,
+        }
+    }
+}
+
 /// What the caller should do after a command.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Reply {
     pub text: String,
     pub quit: bool,
+    /// Hot-seat: hand the terminal to this player (clear the screen and
+    /// wait for Enter), then print the text, which is for their eyes.
+    pub pass: Option<(String, String)>,
+    /// A question the terminal loop asks at once (reload's choice); the
+    /// answer becomes the next command line, prefixed by the question's
+    /// command word.
+    pub ask: Option<(String, String)>,
+}
+
+/// One line of play: a position with its undo and redo stacks.
+#[derive(Clone, Debug)]
+pub struct Line {
+    pub state: GameState,
+    /// States before each human action, for undo; redo holds undone ones.
+    pub undo: Vec<GameState>,
+    pub redo: Vec<GameState>,
+}
+
+impl Line {
+    pub fn new(state: GameState) -> Line {
+        Line {
+            state,
+            undo: Vec::new(),
+            redo: Vec::new(),
+        }
+    }
 }
 
 pub struct Session {
     pub(crate) catalog: Catalog,
     pub(crate) request: Request,
     pub(crate) loaded: Loaded,
-    pub(crate) state: GameState,
+    pub(crate) line: Line,
+    /// Named forks of the game, and the name of the line being played.
+    pub(crate) branches: BTreeMap<String, Line>,
+    pub(crate) branch: String,
     pub(crate) seats: Vec<Seat>,
     bots: Vec<Option<Box<dyn Bot>>>,
-    /// States before each human action, for undo; redo holds undone ones.
-    pub(crate) undo: Vec<GameState>,
-    pub(crate) redo: Vec<GameState>,
     /// A viewer forced by the `view` command; otherwise the human to move.
     pub(crate) forced_view: Option<Viewer>,
+    /// Whose eyes the screen shows now.
+    pub(crate) screen: Viewer,
     pub(crate) seed: u64,
     /// How many events have been narrated already.
-    shown: usize,
+    pub(crate) shown: usize,
     pub colour: bool,
+    /// The game changed since it was last saved or loaded.
+    pub(crate) dirty: bool,
+    /// A reload waiting for the user's choice (keep, truncate, restart).
+    pub(crate) pending: Option<reload::Pending>,
+    /// The REPL's own random stream (autoplace, roll): never the game's
+    /// dice, so replays stay exact.
+    pub(crate) repl_rng: GameRng,
 }
 
 impl Session {
@@ -78,18 +133,27 @@ impl Session {
             catalog,
             request,
             loaded,
-            state,
+            line: Line::new(state),
+            branches: BTreeMap::new(),
+            branch: "main".into(),
             seats: Vec::new(),
             bots: Vec::new(),
-            undo: Vec::new(),
-            redo: Vec::new(),
             forced_view: None,
+            screen: Viewer::All,
             seed,
             shown: 0,
             colour: false,
+            dirty: false,
+            pending: None,
+            repl_rng: GameRng::new(crate::kernel::hash::mix(seed ^ 0x5EE_D0E)),
         };
         session.set_seats(seat_list)?;
+        session.screen = session.wanted_viewer();
         Ok(session)
+    }
+
+    pub(crate) fn state(&self) -> &GameState {
+        &self.line.state
     }
 
     pub(crate) fn set_seats(&mut self, seats: Vec<Seat>) -> Result<(), String> {
@@ -102,7 +166,7 @@ impl Session {
                     .map(Some)
                     .ok_or_else(|| {
                         format!(
-                            "no bot named '{name}' (bots: {})",
+                            "no bot named '{name}' (bots: {}; or human)",
                             bots::BOT_NAMES.join(", ")
                         )
                     }),
@@ -125,15 +189,12 @@ impl Session {
             .filter(|o| o.enabled)
             .map(|o| o.id.as_str())
             .collect();
-        out += &format!(
-            "optional rules: {}\n",
-            if on.is_empty() {
-                "none".to_string()
-            } else {
-                on.join(", ")
-            }
-        );
-        out += &format!("seed: {}\n", self.seed);
+        let on = if on.is_empty() {
+            "none".to_string()
+        } else {
+            on.join(", ")
+        };
+        out += &format!("optional rules: {on}\nseed: {}\n", self.seed);
         out += &format!("seats: {}\n", self.seat_summary());
         out += "type 'help' for commands\n\n";
         out += &self.after_change();
@@ -141,48 +202,74 @@ impl Session {
     }
 
     pub fn prompt(&self) -> String {
-        match self.loaded.engine.to_move(&self.state) {
-            Some(p) => format!("{}> ", self.loaded.engine.game.player_id(p)),
-            None => "game over> ".to_string(),
+        let branch = if self.branches.is_empty() {
+            String::new()
+        } else {
+            format!("[{}] ", self.branch)
+        };
+        match self.loaded.engine.to_move(self.state()) {
+            Some(p) => format!("{branch}{}> ", self.loaded.engine.game.player_id(p)),
+            None => format!("{branch}game over> "),
         }
     }
 
-    /// Runs one command line.
+    /// Runs one command line. In hot-seat play, when the command leaves the
+    /// decision with another human, the reply says to pass the terminal.
     pub fn execute(&mut self, line: &str) -> Reply {
-        commands::execute(self, line.trim())
+        let events_before = self.state().events.len();
+        let mut reply = commands::execute(self, line.trim());
+        let wanted = self.wanted_viewer();
+        if wanted != self.screen && self.forced_view.is_none() {
+            self.screen = wanted;
+            if self.hot_seat() {
+                let start = events_before.min(self.state().events.len());
+                let mut text = self.narrate_range(start);
+                self.shown = self.state().events.len();
+                text += &self.status();
+                reply.pass = Some((self.player_name_upper(wanted), text));
+            }
+        }
+        reply
+    }
+
+    fn player_name_upper(&self, v: Viewer) -> String {
+        match v {
+            Viewer::Player(p) => self.loaded.engine.game.players[p.0 as usize]
+                .name
+                .to_uppercase(),
+            Viewer::All => "EVERYONE".into(),
+        }
+    }
+
+    /// Two or more human seats share the terminal.
+    pub(crate) fn hot_seat(&self) -> bool {
+        self.seats.iter().filter(|s| **s == Seat::Human).count() >= 2
     }
 
     /// Applies a human's action, keeping the state before it for undo.
     pub(crate) fn act(&mut self, action: Action) -> Result<String, String> {
+        self.apply_human(action)?;
+        Ok(self.after_change())
+    }
+
+    /// Applies one human action without narrating (autoplace batches them).
+    pub(crate) fn apply_human(&mut self, action: Action) -> Result<(), String> {
         let next = self
             .loaded
             .engine
-            .try_apply(&self.state, action)
+            .try_apply(self.state(), action)
             .map_err(|e| e.to_string())?;
-        self.undo.push(std::mem::replace(&mut self.state, next));
-        self.redo.clear();
-        Ok(self.after_change())
+        let before = std::mem::replace(&mut self.line.state, next);
+        self.line.undo.push(before);
+        self.line.redo.clear();
+        self.dirty = true;
+        Ok(())
     }
 
     /// After the game changed: let the bots play until a human decides,
     /// then narrate what happened and show the position.
     pub(crate) fn after_change(&mut self) -> String {
-        let mut error = None;
-        let mut legal = Vec::new();
-        while let Some(p) = self.loaded.engine.to_move(&self.state) {
-            let Some(bot) = self.bots[p.0 as usize].as_mut() else {
-                break;
-            };
-            self.loaded.engine.legal_actions(&self.state, &mut legal);
-            let pick = bot.choose(&Sight::new(&self.loaded.engine, &self.state, p), &legal);
-            match self.loaded.engine.try_apply(&self.state, legal[pick]) {
-                Ok(next) => self.state = next,
-                Err(e) => {
-                    error = Some(format!("a rule script failed during the bot's move: {e}"));
-                    break;
-                }
-            }
-        }
+        let error = self.run_bots().err();
         let mut out = self.narrate_new();
         if let Some(e) = error {
             out += &format!("error: {e}\n");
@@ -191,104 +278,29 @@ impl Session {
         out
     }
 
-    /// Narrates events not yet shown, for the current viewer.
-    fn narrate_new(&mut self) -> String {
-        let view = self.view();
-        let start = self.shown.min(self.state.events.len());
-        self.shown = self.state.events.len();
-        let engine = &self.loaded.engine;
-        // The view filters private lines; index through the unfiltered log.
-        let fresh = &self.state.events[start..];
-        fresh
-            .iter()
-            .filter(|e| view.events.contains(e))
-            .filter_map(|e| narrate::narrate(engine, &view, e))
-            .map(|l| format!("  {l}\n"))
-            .collect()
-    }
-
-    /// Marks the whole log as shown (after undo, load, new game).
-    pub(crate) fn reset_narration(&mut self) {
-        self.shown = self.state.events.len();
-    }
-
-    /// The board and whose decision it is.
-    pub(crate) fn status(&self) -> String {
-        let view = self.view();
-        let engine = &self.loaded.engine;
-        let mut out = render::board(engine, &view, self.colour);
-        let viewer_id = match self.viewer() {
-            Viewer::Player(p) => engine.game.player_id(p).to_string(),
-            Viewer::All => String::new(),
-        };
-        match engine.status_text(&self.state, &viewer_id) {
-            Some(Ok(text)) => out += &text,
-            Some(Err(e)) => out += &format!("(rules.status failed: {e})\n"),
-            None => {}
-        }
-        if let Some(o) = &self.state.result {
-            let who = o.winner.map_or("no winner".to_string(), |w| {
-                format!("{} wins", engine.game.players[w.0 as usize].name)
-            });
-            out += &format!(
-                "game over: {who} ({}). 'new' starts another game, 'undo' steps back.\n",
-                o.reason
-            );
-            return out;
-        }
-        if let Some(p) = engine.to_move(&self.state) {
-            let mut legal = Vec::new();
-            engine.legal_actions(&self.state, &mut legal);
-            out += &format!(
-                "{} to {}: {} legal action{} ('moves' lists them)\n",
-                engine.game.players[p.0 as usize].name,
-                self.decision_word(),
-                legal.len(),
-                if legal.len() == 1 { "" } else { "s" }
-            );
-        }
-        out
-    }
-
-    fn decision_word(&self) -> String {
-        let engine = &self.loaded.engine;
-        match self.state.stack.last() {
-            Some(f) => {
-                let phase = &engine.game.phases[f.phase as usize];
-                match &phase.kind {
-                    crate::kernel::game::PhaseKind::Placement(_) => {
-                        match crate::kernel::placement::next_piece(&self.state, f.player) {
-                            Some(p) => format!(
-                                "set up their {}",
-                                engine.game.kind(self.state.piece(p).kind).name
-                            ),
-                            None => "set up".to_string(),
-                        }
-                    }
-                    _ => format!("decide ({})", phase.name),
-                }
+    /// Lets bot seats play until a human decides or the game ends.
+    fn run_bots(&mut self) -> Result<(), String> {
+        let mut legal = Vec::new();
+        // With no human seat, each bot action is a step of its own to undo.
+        let record = !self.seats.contains(&Seat::Human);
+        while let Some(p) = self.loaded.engine.to_move(self.state()) {
+            let Some(bot) = self.bots[p.0 as usize].as_mut() else {
+                break;
+            };
+            let engine = &self.loaded.engine;
+            engine.legal_actions(&self.line.state, &mut legal);
+            let pick = bot.choose(&Sight::new(engine, &self.line.state, p), &legal);
+            let next = engine
+                .try_apply(&self.line.state, legal[pick])
+                .map_err(|e| format!("a rule script failed during the bot's move: {e}"))?;
+            let before = std::mem::replace(&mut self.line.state, next);
+            if record {
+                self.line.undo.push(before);
+                self.line.redo.clear();
             }
-            None => "wait".to_string(),
+            self.dirty = true;
         }
-    }
-
-    /// The view for the current viewer.
-    pub(crate) fn view(&self) -> View {
-        View::new(&self.loaded.engine.game, &self.state, self.viewer())
-    }
-
-    pub(crate) fn viewer(&self) -> Viewer {
-        if let Some(v) = self.forced_view {
-            return v;
-        }
-        let humans: Vec<usize> = (0..self.seats.len())
-            .filter(|&i| self.seats[i] == Seat::Human)
-            .collect();
-        match (self.loaded.engine.to_move(&self.state), humans.as_slice()) {
-            (_, []) => Viewer::All,
-            (Some(p), _) if self.seats[p.0 as usize] == Seat::Human => Viewer::Player(p),
-            (_, [first, ..]) => Viewer::Player(PlayerId(*first as u8)),
-        }
+        Ok(())
     }
 
     pub(crate) fn seat_summary(&self) -> String {
@@ -296,25 +308,24 @@ impl Session {
         self.seats
             .iter()
             .enumerate()
-            .map(|(i, s)| match s {
-                Seat::Human => format!("{} human", g.players[i].id),
-                Seat::Bot(b) => format!("{} {b}", g.players[i].id),
-            })
+            .map(|(i, s)| format!("{} {}", g.players[i].id, s.name()))
             .collect::<Vec<_>>()
             .join(", ")
     }
 
-    /// Replaces the game (new game, reload): the undo history goes with it.
+    /// Replaces the game (new game, load): undo history and forks go too.
     pub(crate) fn replace(&mut self, loaded: Loaded, state: GameState) {
         self.loaded = loaded;
-        self.state = state;
-        self.undo.clear();
-        self.redo.clear();
+        self.line = Line::new(state);
+        self.branches.clear();
+        self.branch = "main".into();
+        self.pending = None;
         self.shown = 0;
+        self.screen = self.wanted_viewer();
     }
 }
 
-fn player_ids(loaded: &Loaded) -> String {
+pub(crate) fn player_ids(loaded: &Loaded) -> String {
     loaded
         .engine
         .game

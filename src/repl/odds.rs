@@ -1,0 +1,268 @@
+//! Exact odds for designers: the distribution of a dice expression, and
+//! what a combat table does for each attacker and defender under the
+//! options in play, counted from the compiled game, never sampled.
+
+use crate::data::game_file::PhaseFile;
+use crate::kernel::dice::{DiceExpr, Distribution};
+use crate::kernel::event::Resolved;
+use crate::kernel::game::{CombatEntry, Game, PhaseKind};
+use crate::repl::session::Session;
+use std::fmt::Write;
+
+/// `roll DICE`: one roll on the REPL's own stream (never the game's), then
+/// the exact odds.
+pub fn roll(s: &mut Session, arg: &str) -> Result<String, String> {
+    let expr: DiceExpr = arg
+        .parse()
+        .map_err(|e: crate::kernel::dice::DiceError| e.to_string())?;
+    let r = expr.roll_detailed(&mut s.repl_rng);
+    let faces: Vec<String> = r.dice.iter().map(u32::to_string).collect();
+    let mut out = if faces.len() > 1 {
+        format!("{expr}: {} = {}\n", faces.join("+"), r.total)
+    } else {
+        format!("{expr}: {}\n", r.total)
+    };
+    out += "(a REPL roll: the game's dice are not touched)\n";
+    out += &distribution(&expr)?;
+    Ok(out)
+}
+
+/// `odds DICE|TABLE`
+pub fn odds(s: &Session, arg: &str) -> Result<String, String> {
+    if arg.is_empty() {
+        return Err("usage: odds DICE or odds TABLE (e.g. odds 2D6, odds attack)".into());
+    }
+    match arg.parse::<DiceExpr>() {
+        Ok(expr) => distribution(&expr),
+        Err(dice_err) => table_odds(s, arg).map_err(|e| {
+            if arg.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+                dice_err.to_string()
+            } else {
+                e
+            }
+        }),
+    }
+}
+
+fn distribution(expr: &DiceExpr) -> Result<String, String> {
+    let d: Distribution = expr
+        .distribution()
+        .ok_or_else(|| format!("{expr} has too many outcomes to count exactly"))?;
+    let mut out = format!(
+        "{expr}: {} to {}, mean {:.3}, {} equally likely outcomes\n",
+        expr.min(),
+        expr.max(),
+        d.mean(),
+        d.total()
+    );
+    let _ = writeln!(out, "  value   chance   at least");
+    let widest = d.outcomes().iter().map(|&(_, n)| n).max().unwrap_or(1);
+    for &(v, n) in d.outcomes().iter().take(200) {
+        let bar = "#".repeat(((n * 40).div_ceil(widest)) as usize);
+        let _ = writeln!(
+            out,
+            "  {v:>5}  {:>6.2}%  {:>7.2}%  {bar}",
+            100.0 * d.probability(v),
+            100.0 * d.at_least(v)
+        );
+    }
+    if d.outcomes().len() > 200 {
+        let _ = writeln!(out, "  ... ({} values in all)", d.outcomes().len());
+    }
+    Ok(out)
+}
+
+/// A table by name: a combat table, or a dice table (`dice: 1D6` with
+/// `rows` of `roll: N` or `roll: [LO, HI]`), optionally with a modifier
+/// added to the roll (`odds contact +1`).
+fn table_odds(s: &Session, arg: &str) -> Result<String, String> {
+    let mut words = arg.split_whitespace();
+    let name = words.next().unwrap_or("");
+    let modifier = match words.next() {
+        None => 0,
+        Some(m) => m
+            .trim_start_matches('+')
+            .parse::<i64>()
+            .map_err(|_| format!("'odds {arg}': a modifier is written +1 or -2"))?,
+    };
+    let g = &s.loaded.engine.game;
+    if let Some(t) = g.tables.get(name)
+        && let (Some(dice), Some(rows)) = (
+            t.get("dice").and_then(|d| d.as_str()),
+            t.get("rows").and_then(|r| r.as_array()),
+        )
+    {
+        return dice_table(name, dice, rows, modifier);
+    }
+    combat_odds(s, name)
+}
+
+/// Each row's chance: the dice plus the modifier landing in its range.
+fn dice_table(
+    name: &str,
+    dice: &str,
+    rows: &[serde_json::Value],
+    modifier: i64,
+) -> Result<String, String> {
+    let expr: DiceExpr = dice
+        .parse()
+        .map_err(|e: crate::kernel::dice::DiceError| format!("table {name}: {e}"))?;
+    let d = expr
+        .distribution()
+        .ok_or_else(|| format!("{expr} has too many outcomes to count exactly"))?;
+    let chance = |lo: i64, hi: i64| -> f64 {
+        d.outcomes()
+            .iter()
+            .filter(|&&(v, _)| (lo..=hi).contains(&(v + modifier)))
+            .map(|&(_, n)| n)
+            .sum::<u128>() as f64
+            / d.total() as f64
+    };
+    let mut out = format!(
+        "{name}: {expr}{} against the table's rows\n",
+        match modifier {
+            0 => String::new(),
+            m => format!(" {m:+}"),
+        }
+    );
+    let mut covered = 0.0;
+    for row in rows {
+        let (lo, hi) = match row.get("roll") {
+            Some(serde_json::Value::Array(r)) if r.len() == 2 => {
+                (r[0].as_i64().unwrap_or(0), r[1].as_i64().unwrap_or(0))
+            }
+            Some(v) => (v.as_i64().unwrap_or(0), v.as_i64().unwrap_or(0)),
+            None => continue,
+        };
+        let p = chance(lo, hi);
+        covered += p;
+        let roll = if lo == hi {
+            lo.to_string()
+        } else {
+            format!("{lo}-{hi}")
+        };
+        let result = row.get("result").and_then(|r| r.as_str()).unwrap_or("?");
+        let _ = writeln!(out, "  {roll:>7}  {:>7.2}%  {result}", 100.0 * p);
+    }
+    if covered < 1.0 - 1e-9 {
+        let _ = writeln!(
+            out,
+            "  (no row for {:.2}% of rolls: the rules decide those)",
+            100.0 * (1.0 - covered)
+        );
+    }
+    Ok(out)
+}
+
+/// The combat table of the game's movement phases whose name matches
+/// (`attack` matches `attack_results`), as each pair's result odds.
+fn combat_odds(s: &Session, name: &str) -> Result<String, String> {
+    let g = &s.loaded.engine.game;
+    let file = s.loaded.package.game_file().map_err(|e| e.to_string())?;
+    let mut found = Vec::new();
+    for phase in &g.phases {
+        let PhaseKind::Movement(m) = &phase.kind else {
+            continue;
+        };
+        let Some(table) = &m.combat else { continue };
+        let table_name = file
+            .phases
+            .get(&phase.name)
+            .and_then(|p| match p {
+                PhaseFile::Movement {
+                    combat: Some(c), ..
+                } => Some(c.value.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| "combat".into());
+        if table_name.starts_with(name) || phase.name.starts_with(name) {
+            found.push((phase.name.clone(), table_name, table));
+        }
+    }
+    let Some((phase, table_name, table)) = found.first() else {
+        let tables: Vec<&str> = g.tables.keys().map(String::as_str).collect();
+        return Err(format!(
+            "'{name}' is neither dice (2D6, D100, coin) nor a combat or dice table{}",
+            if tables.is_empty() {
+                String::new()
+            } else {
+                format!(" (tables: {})", tables.join(", "))
+            }
+        ));
+    };
+    Ok(combat_text(g, phase, table_name, table))
+}
+
+fn words(r: Resolved) -> &'static str {
+    match r {
+        Resolved::Win => "defender sunk",
+        Resolved::Bounce => "bounce",
+        Resolved::Lose => "attacker sunk",
+        Resolved::Both => "both sunk",
+    }
+}
+
+fn combat_text(g: &Game, phase: &str, table: &str, rows: &[Vec<CombatEntry>]) -> String {
+    let on: Vec<&str> = g
+        .options
+        .iter()
+        .filter(|o| o.enabled)
+        .map(|o| o.id.as_str())
+        .collect();
+    let mut out = format!(
+        "{table} (phase {phase}) with optional rules: {}\n",
+        if on.is_empty() {
+            "none".to_string()
+        } else {
+            on.join(", ")
+        }
+    );
+    let _ = writeln!(
+        out,
+        "  {:<12} {:<12} {:>6} {:>6} {:>6} {:>6}   how",
+        "attacker", "defender", "win", "bounce", "lose", "both"
+    );
+    for (a, row) in rows.iter().enumerate() {
+        for (d, entry) in row.iter().enumerate() {
+            let (mut p, how) = ([0.0f64; 4], entry_words(entry));
+            let idx = |r: Resolved| r as usize;
+            match entry {
+                CombatEntry::Fixed(r) => p[idx(*r)] = 1.0,
+                CombatEntry::Coin(h, t) => {
+                    p[idx(*h)] += 0.5;
+                    p[idx(*t)] += 0.5;
+                }
+                CombatEntry::Script(_) => {}
+            }
+            let cell = |x: f64| {
+                if matches!(entry, CombatEntry::Script(_)) {
+                    "?".to_string()
+                } else {
+                    format!("{:.0}%", 100.0 * x)
+                }
+            };
+            let _ = writeln!(
+                out,
+                "  {:<12} {:<12} {:>6} {:>6} {:>6} {:>6}   {how}",
+                g.kinds[a].name,
+                g.kinds[d].name,
+                cell(p[0]),
+                cell(p[1]),
+                cell(p[2]),
+                cell(p[3])
+            );
+        }
+    }
+    out += "  (win: defender sunk, attacker takes the space; lose: attacker sunk)\n";
+    out
+}
+
+fn entry_words(e: &CombatEntry) -> String {
+    match e {
+        CombatEntry::Fixed(r) => words(*r).to_string(),
+        CombatEntry::Coin(h, t) => {
+            format!("coin: attacker's colour {}, else {}", words(*h), words(*t))
+        }
+        CombatEntry::Script(f) => format!("decided by rules.{f} (not counted)"),
+    }
+}

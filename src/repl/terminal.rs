@@ -1,0 +1,154 @@
+//! The two ways to drive a session: the interactive line editor, and a
+//! non-interactive runner that reads commands from a file or a pipe and
+//! prints the transcript a user would have seen.
+
+use crate::repl::complete::{self, ReplHelper};
+use crate::repl::session::{Reply, Session};
+use rustyline::config::Configurer;
+use rustyline::error::ReadlineError;
+use rustyline::history::FileHistory;
+use rustyline::{CompletionType, Config, Editor};
+use std::io::{BufRead, IsTerminal};
+
+type Ed = Editor<ReplHelper, FileHistory>;
+
+/// Whether to draw in colour: a terminal, and no `NO_COLOR` (see
+/// no-color.org) nor a dumb terminal.
+pub fn colour_wanted() -> bool {
+    std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::env::var("TERM").map_or(true, |t| t != "dumb")
+}
+
+/// Plays at the terminal until the user quits (Ctrl-D or `quit`), offering
+/// to save an unsaved game first.
+pub fn interactive(mut session: Session) -> Result<(), String> {
+    session.colour = colour_wanted();
+    let config = Config::builder()
+        .history_ignore_space(true)
+        .history_ignore_dups(true)
+        .map_err(|e| e.to_string())?
+        .max_history_size(10_000)
+        .map_err(|e| e.to_string())?
+        .completion_type(CompletionType::List)
+        .auto_add_history(false)
+        .build();
+    let mut editor: Ed =
+        Editor::with_config(config).map_err(|e| format!("cannot start the line editor: {e}"))?;
+    editor.set_helper(Some(ReplHelper::new(session.colour)));
+    editor.set_color_mode(if session.colour {
+        rustyline::ColorMode::Enabled
+    } else {
+        rustyline::ColorMode::Disabled
+    });
+    let history = history_file();
+    if let Some(h) = &history {
+        let _ = editor.load_history(h);
+    }
+    print!("{}", session.welcome());
+    loop {
+        if let Some(h) = editor.helper_mut() {
+            h.words = complete::words(&session);
+        }
+        match editor.readline(&session.prompt()) {
+            Ok(line) => {
+                if !line.trim().is_empty() {
+                    let _ = editor.add_history_entry(line.as_str());
+                }
+                let reply = session.execute(&line);
+                if show(&mut editor, &mut session, reply)? {
+                    break;
+                }
+            }
+            Err(ReadlineError::Interrupted) => {
+                println!("(Ctrl-C: line cancelled; 'quit' or Ctrl-D leaves)")
+            }
+            Err(ReadlineError::Eof) => break,
+            Err(e) => return Err(format!("terminal error: {e}")),
+        }
+    }
+    offer_save(&mut editor, &mut session);
+    if let Some(h) = &history {
+        if let Some(dir) = h.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let _ = editor.save_history(h);
+    }
+    Ok(())
+}
+
+/// Prints a reply, asks its question, handles a hot-seat pass. Returns
+/// true when the user asked to leave.
+fn show(editor: &mut Ed, session: &mut Session, reply: Reply) -> Result<bool, String> {
+    print!("{}", reply.text);
+    let mut quit = reply.quit;
+    if let Some((cmd, question)) = reply.ask {
+        let answer = match editor.readline(&question) {
+            Ok(a) if !a.trim().is_empty() => a,
+            Ok(_) | Err(ReadlineError::Interrupted | ReadlineError::Eof) => "keep".to_string(),
+            Err(e) => return Err(format!("terminal error: {e}")),
+        };
+        let next = session.execute(&format!("{cmd} {}", answer.trim()));
+        quit |= show(editor, session, next)?;
+    }
+    if let Some((who, text)) = reply.pass {
+        let _ = editor.readline("-- your turn is over: press Enter to hide the board --");
+        let _ = editor.clear_screen();
+        let _ = editor.readline(&format!("-- pass to {who}, press Enter --"));
+        let _ = editor.clear_screen();
+        print!("{text}");
+    }
+    Ok(quit)
+}
+
+/// Before leaving: an unsaved game can be saved under a name.
+fn offer_save(editor: &mut Ed, session: &mut Session) {
+    while session.dirty && session.state().ply > 0 {
+        let q = "save the game before leaving? a file name, or Enter to leave without saving: ";
+        match editor.readline(q) {
+            Ok(name) if !name.trim().is_empty() => {
+                let reply = session.execute(&format!("save {}", name.trim()));
+                print!("{}", reply.text);
+            }
+            _ => break,
+        }
+    }
+}
+
+/// Runs commands from a reader (a file, or stdin when it is not a
+/// terminal), printing each command and what a user would see. Lines
+/// starting with `#` are comments.
+pub fn scripted(mut session: Session, input: impl BufRead) -> Result<(), String> {
+    print!("{}", session.welcome());
+    for line in input.lines() {
+        let line = line.map_err(|e| format!("cannot read commands: {e}"))?;
+        if line.trim_start().starts_with('#') {
+            continue;
+        }
+        println!("{}{line}", session.prompt());
+        let reply = session.execute(&line);
+        print!("{}", reply.text);
+        if let Some((_, question)) = &reply.ask {
+            println!("({question}answer with the next command)");
+        }
+        if let Some((who, text)) = reply.pass {
+            println!("-- pass to {who}, press Enter (the screen is cleared) --");
+            print!("{text}");
+        }
+        if reply.quit {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// The history file, under the user's data directory.
+fn history_file() -> Option<std::path::PathBuf> {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .filter(|v| !v.is_empty())
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".local/share"))
+        })?;
+    Some(base.join("portolan").join("history"))
+}

@@ -1,0 +1,457 @@
+//! The REPL, driven through the binary as a user would: command files
+//! (`--commands FILE`) and, where the rules must change mid-game, commands
+//! piped on standard input. The harness is in repl_fixtures/harness.rs.
+
+#[path = "repl_fixtures/harness.rs"]
+mod harness;
+
+use harness::*;
+
+#[test]
+fn two_bots_play_a_game_to_its_end() {
+    let out = play(
+        &[
+            "--seed",
+            "7",
+            "--seat",
+            "blue=random",
+            "--seat",
+            "red=random",
+        ],
+        "log 1\n",
+    );
+    assert!(out.contains("game over:"), "{out}");
+    let last = reply(&out, "log 1");
+    assert!(
+        last.contains("wins") || last.contains("no winner"),
+        "{last}"
+    );
+}
+
+#[test]
+fn a_human_plays_by_number_to_the_end() {
+    let commands = "place random\n".to_string() + &"1\n".repeat(400);
+    let out = play(&["--seed", "11"], &commands);
+    assert!(out.contains("placed 10 pieces at random"), "{out}");
+    assert!(out.contains("game over:"), "the game did not end:\n{out}");
+    assert!(out.contains("'1' is not a command, and the game is over"));
+}
+
+#[test]
+fn undo_and_redo_return_to_the_same_positions() {
+    let out = play(
+        &["--seed", "3"],
+        "place random\n1\nboard\n2\n3\nboard\nundo 2\nboard\nredo 2\nboard\nundo 9\nredo\n",
+    );
+    let first = board(reply(&out, "1"));
+    let second = board(reply(&out, "3"));
+    // `board` is run twice: find each board by what follows it.
+    assert_eq!(board(reply(&out, "undo 2")), first);
+    assert_eq!(board(reply(&out, "redo 2")), second);
+    assert!(reply(&out, "undo 9").contains("took back 4 steps"));
+    assert!(reply(&out, "redo").contains("replayed 1 step"));
+}
+
+#[test]
+fn forks_keep_their_own_line() {
+    let out = play(
+        &["--seed", "3"],
+        "place random\nfork side\n1\n1\nbranches\nswitch side\nbranches\nswitch main\nswitch nowhere\nfork side\n",
+    );
+    assert!(out.contains("forked 'side' at ply 21"), "{out}");
+    let listed = reply(&out, "branches");
+    assert!(
+        listed.contains("* side") && listed.contains("  main"),
+        "{listed}"
+    );
+    assert!(reply(&out, "switch side").contains("switched to 'side' at ply 21"));
+    assert!(reply(&out, "switch main").contains("switched to 'main' at ply 25"));
+    assert!(reply(&out, "switch nowhere").contains("error: no branch 'nowhere'"));
+    assert!(reply(&out, "fork side").contains("already a branch 'side'"));
+}
+
+#[test]
+fn a_saved_game_loads_replays_and_continues() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("game.json");
+    let save = save.to_str().unwrap();
+    let first = play(
+        &["--seed", "21", "--option", "coin-equal"],
+        &format!("place random\n1\n2\n1\nboard\nsave {save}\n"),
+    );
+    let n: usize = reply(&first, &format!("save {save}"))
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(n > 22, "{first}");
+    let text = std::fs::read_to_string(save).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["format"], 1);
+    assert_eq!(json["game"], "med-convoy");
+    assert_eq!(json["seed"], 21);
+    assert_eq!(json["options"][0], "coin-equal");
+    assert_eq!(json["actions"].as_array().unwrap().len(), n);
+    assert_eq!(json["seats"]["red"], "random");
+    assert_eq!(json["rules_fingerprint"].as_str().unwrap().len(), 16);
+    let no_temp = std::fs::read_dir(dir.path()).unwrap().count();
+    assert_eq!(no_temp, 1, "the atomic write left a temporary file");
+
+    let second = play(&["--seed", "1"], &format!("load {save}\noptions\n1\n"));
+    let loaded = reply(&second, &format!("load {save}"));
+    assert!(
+        loaded.contains(&format!("after {n} actions (seed 21")),
+        "{loaded}"
+    );
+    assert_eq!(board(loaded), board(reply(&first, "board")));
+    assert!(reply(&second, "options").contains("[on ]  1. coin-equal"));
+    assert!(reply(&second, "1").contains("Blue"), "play goes on");
+}
+
+#[test]
+fn a_bad_save_is_refused_and_the_game_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("game.json");
+    let s = save.to_str().unwrap();
+    play(&["--seed", "4"], &format!("place random\n1\n1\nsave {s}\n"));
+    // Corrupt one action: the sixth is no longer legal.
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    json["actions"][5] = "place z9".into();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, serde_json::to_string(&json).unwrap()).unwrap();
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, "{\"format\": 1, \"game\": ").unwrap();
+    let out = play(
+        &["--seed", "9"],
+        &format!(
+            "board\nload {}\nload {}\nload {}/missing.json\nboard\n",
+            bad.display(),
+            broken.display(),
+            dir.path().display()
+        ),
+    );
+    let r = reply(&out, &format!("load {}", bad.display()));
+    assert!(r.contains("action 6 ('place z9') is now illegal"), "{r}");
+    assert!(r.contains("the current game is unchanged"), "{r}");
+    let r = reply(&out, &format!("load {}", broken.display()));
+    assert!(r.contains("not a Portolan save"), "{r}");
+    assert!(out.contains("missing.json: No such file"), "{out}");
+    let boards: Vec<&str> = out.split("> board\n").skip(1).collect();
+    assert_eq!(board(boards[0]), board(boards[1]));
+}
+
+#[test]
+fn bad_commands_give_a_reason_and_change_nothing() {
+    let out = play(
+        &["--seed", "5"],
+        "place random\nboard\nbogus\nundoo\n99\nplace z9\nz9 z8\nseat green human\nview purple\nnew +no-such\nodds 2Q6\nboard\n",
+    );
+    assert!(reply(&out, "bogus").starts_with("error: unknown command 'bogus'"));
+    assert!(reply(&out, "undoo").contains("did you mean 'undo'?"));
+    assert!(reply(&out, "99").contains("there is no action 99"));
+    assert!(reply(&out, "z9 z8").contains("closest legal:"));
+    assert!(reply(&out, "seat green human").contains("no player 'green'"));
+    assert!(reply(&out, "view purple").contains("no player 'purple'"));
+    assert!(reply(&out, "new +no-such").contains("no optional rule 'no-such'"));
+    assert!(reply(&out, "odds 2Q6").contains("cannot read dice"));
+    for c in ["bogus", "undoo", "99", "z9 z8", "seat green human"] {
+        assert_eq!(reply(&out, c).lines().count(), 1, "one line for '{c}'");
+    }
+    let boards: Vec<&str> = out.split("> board\n").skip(1).collect();
+    assert_eq!(board(boards[0]), board(boards[1]));
+}
+
+#[test]
+fn an_ambiguous_action_lists_the_candidates() {
+    let out = play(&["--seed", "5"], "place random\nmoves\n");
+    let moves = reply(&out, "moves");
+    // A cell that two legal moves start from.
+    let froms: Vec<&str> = moves
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .collect();
+    let twice = froms
+        .iter()
+        .find(|f| froms.iter().filter(|g| g == f).count() > 1)
+        .expect("some piece has two moves");
+    let out = play(&["--seed", "5"], &format!("place random\n{twice}\n"));
+    assert!(
+        reply(&out, twice).contains("is ambiguous: it could be"),
+        "{out}"
+    );
+}
+
+#[test]
+fn hot_seat_never_shows_one_player_the_others_hidden_pieces() {
+    let out = play(
+        &["--seed", "3", "--seat", "red=human"],
+        &("place random\nplace random\n".to_string() + &"1\n".repeat(6)),
+    );
+    let screens = screens(&out);
+    assert!(screens.len() >= 6, "{out}");
+    for (owner, screen) in &screens {
+        let (other, other_name) = if owner == "blue" {
+            ('r', "Red")
+        } else {
+            ('b', "Blue")
+        };
+        for kind in ['C', 'D', 'M', 'S'] {
+            assert!(
+                !screen.contains(&format!("{other}{kind} ")),
+                "{owner}'s screen shows a hidden {other}{kind}:\n{screen}"
+            );
+        }
+        for kind in ["Cruiser", "Destroyer", "Merchant", "Submarine"] {
+            assert!(
+                !screen.contains(&format!("{other_name} {kind} set up")),
+                "{screen}"
+            );
+        }
+    }
+    // Before the first pass to Red, Blue sees Red's ships as unknown.
+    let (owner, blue) = screens
+        .iter()
+        .find(|(o, s)| o == "blue" && s.contains("r?"))
+        .unwrap();
+    assert_eq!(owner, "blue");
+    assert!(blue.contains("bC") || blue.contains("bM"), "{blue}");
+}
+
+#[test]
+fn god_view_is_marked_and_view_returns() {
+    let out = play(&["--seed", "3"], "view all\nview red\nview auto\n");
+    let god = reply(&out, "view all");
+    assert!(god.contains("GOD VIEW"), "{god}");
+    assert!(god.contains("rC") || god.contains("rM"), "{god}");
+    let red = reply(&out, "view red");
+    assert!(
+        !red.contains("GOD VIEW") && red.contains("Red's view"),
+        "{red}"
+    );
+    assert!(reply(&out, "view auto").contains("Blue's view"));
+}
+
+#[test]
+fn reload_replays_the_game_under_unchanged_rules() {
+    let rules = rules_copy();
+    let dir = rules.path().join("rules");
+    let out = play_with(
+        &["--rules", dir.to_str().unwrap()],
+        &["--seed", "5"],
+        "place random\n1\n1\nreload\n",
+    );
+    let r = reply(&out, "reload");
+    assert!(r.contains("same positions"), "{r}");
+    assert!(r.contains("replayed 2"), "{r}");
+}
+
+#[test]
+fn reload_finds_where_a_changed_table_diverges_and_a_broken_script_changes_nothing() {
+    let rules = rules_copy();
+    let dir = rules.path().join("rules");
+    let save = rules.path().join("game.json");
+    let mut repl = Live::start(
+        &["--rules", dir.to_str().unwrap()],
+        &[
+            "--seed",
+            "5",
+            "--seat",
+            "blue=random",
+            "--seat",
+            "red=random",
+        ],
+    );
+    let before = repl.run(&format!("save {}\nlog 3", save.display()));
+    assert!(before.contains("wins") || before.contains("no winner"));
+    let k = first_attack(&save);
+
+    // Every result of the table changes, so the first attack diverges.
+    let yaml = dir.join("med-convoy/game.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    let swapped: String = text
+        .lines()
+        .map(|l| {
+            if l.trim_start().starts_with(|c: char| c.is_ascii_uppercase()) && l.contains(": {") {
+                l.replace("win", "W")
+                    .replace("lose", "win")
+                    .replace('W', "lose")
+                    .replace("bounce", "B")
+                    .replace("both", "bounce")
+                    .replace('B', "both")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(&yaml, swapped).unwrap();
+    let r = repl.run("reload");
+    assert!(
+        r.contains(&format!("replayed {} of", k - 1)) && r.contains(&format!("action {k} (")),
+        "expected a stop at action {k}:\n{r}"
+    );
+    assert!(
+        r.contains("reload keep | reload truncate | reload restart"),
+        "{r}"
+    );
+    let kept = repl.run("reload keep\nlog 3");
+    assert!(kept.contains("kept the old rules"), "{kept}");
+    assert_eq!(reply(&kept, "log 3"), reply(&before, "log 3"));
+
+    // A syntax error in Lua: located, and nothing changes.
+    let lua = dir.join("med-convoy/rules.lua");
+    let mut code = std::fs::read_to_string(&lua).unwrap();
+    code += "\nfunction broken(\n";
+    std::fs::write(&lua, &code).unwrap();
+    let r = repl.run("reload\nlog 3");
+    assert!(r.contains("the game and its rules are unchanged"), "{r}");
+    let broken_line = code.lines().count();
+    let at = r.rfind("rules.lua:").expect("the file is named");
+    let line: usize = r[at + "rules.lua:".len()..]
+        .split(':')
+        .next()
+        .unwrap()
+        .parse()
+        .expect("a line number follows the file");
+    assert!(line >= broken_line, "line {line} in:\n{r}");
+    assert_eq!(reply(&r, "log 3"), reply(&before, "log 3"));
+
+    // Fixed again, the changed table can be taken with the game cut.
+    std::fs::write(&lua, code.replace("\nfunction broken(\n", "")).unwrap();
+    let r = repl.run("reload\nreload truncate\nundo 1000");
+    assert!(
+        r.contains(&format!("cut to its first {} actions", k - 1)),
+        "{r}"
+    );
+    let r = repl.run("reload restart");
+    assert!(r.contains("no reload is waiting"), "{r}");
+}
+
+#[test]
+fn odds_are_exact_for_dice_and_the_combat_table() {
+    let out = play(
+        &["--seed", "3"],
+        "odds 2D6\nroll coin\nodds attack\nnew +coin-equal\nodds attack_results\n",
+    );
+    let dice = reply(&out, "odds 2D6");
+    assert!(dice.contains("36 equally likely outcomes"));
+    assert!(dice.contains("      7   16.67%    58.33%"), "{dice}");
+    assert!(reply(&out, "roll coin").contains("the game's dice are not touched"));
+    let base = reply(&out, "odds attack");
+    assert!(
+        base.contains("Cruiser      Cruiser          0%     0%     0%   100%"),
+        "{base}"
+    );
+    let coin = reply(&out, "odds attack_results");
+    assert!(coin.contains("coin-equal"), "{coin}");
+    assert!(
+        coin.contains("Cruiser      Cruiser         50%     0%    50%     0%"),
+        "{coin}"
+    );
+    assert!(
+        coin.contains("Merchant     Merchant         0%   100%"),
+        "{coin}"
+    );
+}
+
+#[test]
+fn designer_tools_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = play(
+        &["--seed", "3"],
+        &format!(
+            "lua #pieces.all()\nsheet\nsheet {}/s.md\nscenarios\nnew radical\noptions\nhelp\nhelp reload\nshow c4\nshow #1\nlog 2\n",
+            dir.path().display()
+        ),
+    );
+    assert_eq!(reply(&out, "lua #pieces.all()").trim(), "20");
+    assert!(reply(&out, "sheet").contains("has no game sheet"));
+    assert!(reply(&out, "scenarios").contains("radical"));
+    assert!(reply(&out, "new radical").contains("scenario: Radical convoy"));
+    let opts = reply(&out, "options");
+    assert!(opts.contains("[on ]  4. attacker-sunk") && opts.contains("[on ]  6. no-backward"));
+    let help = reply(&out, "help");
+    for c in [
+        "moves",
+        "undo",
+        "fork",
+        "save",
+        "reload",
+        "odds",
+        "sheet",
+        "place random",
+    ] {
+        assert!(help.contains(c), "help lacks {c}");
+    }
+    assert!(reply(&out, "help reload").contains("reload truncate"));
+    assert!(reply(&out, "show c4").contains("next to:"));
+    assert!(reply(&out, "show #1").starts_with("#1 Blue Cruiser"));
+}
+
+#[test]
+fn a_one_seat_save_loads_through_that_seats_eyes() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("red.json");
+    let s = save.to_str().unwrap();
+    play(
+        &[
+            "--seed",
+            "3",
+            "--seat",
+            "blue=random",
+            "--seat",
+            "red=human",
+        ],
+        &format!("place random\n1\nsave {s}\n"),
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    assert_eq!(json["viewer"], "red");
+    // Loaded in a session where Blue was the human: Red's seat comes back.
+    let out = play(&["--seed", "1"], &format!("load {s}\nboard\n"));
+    let loaded = reply(&out, &format!("load {s}"));
+    assert!(loaded.contains("seats: blue random, red human"), "{loaded}");
+    for kind in ['C', 'D', 'M', 'S'] {
+        assert!(!loaded.contains(&format!("b{kind} ")), "{loaded}");
+    }
+    assert!(loaded.contains("b?") && loaded.contains("rC"), "{loaded}");
+}
+
+#[test]
+fn reload_keeps_forks_that_still_replay() {
+    let rules = rules_copy();
+    let dir = rules.path().join("rules");
+    let out = play_with(
+        &["--rules", dir.to_str().unwrap()],
+        &["--seed", "5"],
+        "place random\nfork side\n1\nreload\nbranches\nswitch side\n",
+    );
+    assert!(reply(&out, "reload").contains("same positions"), "{out}");
+    assert!(reply(&out, "branches").contains("side"));
+    assert!(reply(&out, "switch side").contains("switched to 'side'"));
+}
+
+#[test]
+fn a_yaml_error_on_reload_is_located_and_changes_nothing() {
+    let rules = rules_copy();
+    let dir = rules.path().join("rules");
+    let mut repl = Live::start(&["--rules", dir.to_str().unwrap()], &["--seed", "5"]);
+    let before = repl.run("place random\n1\nboard");
+    let yaml = dir.join("med-convoy/game.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    let line = 1 + text
+        .lines()
+        .position(|l| l.contains("home_row: {"))
+        .unwrap();
+    std::fs::write(
+        &yaml,
+        text.replace("home_row: { ranks: [1] }", "home_row: { ranks: [1 }"),
+    )
+    .unwrap();
+    let r = repl.run("reload\nboard");
+    assert!(r.contains(&format!("game.yaml:{line}:")), "{r}");
+    assert!(r.contains("unchanged"), "{r}");
+    assert_eq!(board(reply(&r, "board")), board(reply(&before, "board")));
+}
