@@ -4,7 +4,7 @@
 
 use crate::kernel::game::PhaseKind;
 use crate::kernel::piece::PlayerId;
-use crate::kernel::placement::next_piece;
+use crate::kernel::piece::{Location, RESERVE};
 use crate::kernel::view::{View, Viewer};
 use crate::repl::session::{Seat, Session};
 use crate::repl::{narrate, render};
@@ -84,13 +84,15 @@ impl Session {
         };
         let phase = &engine.game.phases[f.phase as usize];
         match &phase.kind {
-            PhaseKind::Placement(_) => match next_piece(self.state(), f.player) {
-                Some(p) => format!(
-                    "set up their {}",
-                    engine.game.kind(self.state().piece(p).kind).name
-                ),
-                None => "set up".to_string(),
-            },
+            PhaseKind::Placement(_) => {
+                let left = self
+                    .state()
+                    .pieces()
+                    .iter()
+                    .filter(|p| p.is_owned_by(f.player) && p.loc == Location::Pool(RESERVE))
+                    .count();
+                format!("set up a piece ({left} left in reserve)")
+            }
             _ => format!("decide ({})", phase.name),
         }
     }

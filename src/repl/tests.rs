@@ -63,7 +63,10 @@ fn random_set_up_replays_exactly_from_the_seed() {
 #[test]
 fn a_replay_stops_at_the_first_illegal_action() {
     let s = session(&[]);
-    let actions = vec!["place a5".to_string(), "place zz".to_string()];
+    let actions = vec![
+        "place Cruiser a5".to_string(),
+        "place Cruiser zz".to_string(),
+    ];
     let r = replay::replay(&s.loaded.engine, 3, &actions, None, None).unwrap();
     assert!(
         matches!(r.stop, Some(Stop::Illegal { index: 1, .. })),
