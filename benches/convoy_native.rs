@@ -1,0 +1,202 @@
+//! Performance baseline: the Lua-scripted Mediterranean Convoy, played by
+//! the generic kernel, against a hand-written native Convoy that plays the
+//! identical games for the same seeds (DESIGN.md, "Performance model").
+//!
+//! Run with `cargo bench --bench convoy_native`. It first proves that both
+//! sides play the same games (same winner and ply count for every seed; on
+//! a difference it replays the first bad seed in lock step and names the
+//! ply), then times each side single-threaded and prints games/s,
+//! plies/game, ns/ply and the ratio. Timing the same work on both sides is
+//! the point: a faster native version that played different games would
+//! measure nothing.
+//!
+//! Under `cargo test --all-targets` (no `--bench` argument) it runs a short
+//! smoke version, so the test suite stays quick but still checks that the
+//! two implementations agree.
+
+mod convoy_native {
+    pub mod check;
+    pub mod native;
+}
+
+use convoy_native::{check, native};
+use portolan::data::catalog::Catalog;
+use portolan::kernel::engine::Engine;
+use portolan::load::{Request, load};
+use portolan::sim::{game_seed, play_game};
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// The run seed of every game here: game `i` plays `game_seed(RUN, i)`.
+const RUN: u64 = 1;
+
+/// How much work each mode does.
+struct Plan {
+    verify: u64,
+    timed: u64,
+    rounds: u32,
+}
+
+fn main() {
+    // `cargo bench` passes `--bench` to a bench without the libtest harness;
+    // `cargo test` does not.
+    let full = std::env::args().any(|a| a == "--bench");
+    let plan = if full {
+        Plan {
+            verify: env_or("CONVOY_VERIFY_GAMES", 2_000),
+            timed: env_or("CONVOY_TIMED_GAMES", 20_000),
+            rounds: env_or("CONVOY_ROUNDS", 3) as u32,
+        }
+    } else {
+        Plan {
+            verify: 100,
+            timed: 100,
+            rounds: 1,
+        }
+    };
+    let engine = med_convoy();
+    let tables = native::Tables::new();
+    check::assumptions(&engine, &tables);
+    verify(&engine, &tables, plan.verify);
+    measure(&engine, &tables, &plan);
+}
+
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The stock med-convoy, base rules, from this repository's rules folder.
+fn med_convoy() -> Engine {
+    let catalog = Catalog::new(
+        Some(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"))),
+        None,
+    );
+    let request = Request {
+        target: "med-convoy".into(),
+        options: vec![],
+    };
+    match load(&catalog, &request) {
+        Ok(loaded) => loaded.engine,
+        Err(e) => panic!("med-convoy does not load:\n{e}"),
+    }
+}
+
+/// Plays `games` seeds both ways and panics unless every game has the same
+/// winner and ply count, after describing the first difference.
+fn verify(engine: &Engine, tables: &native::Tables, games: u64) {
+    let bots = ["random".to_string()];
+    let mut history = Vec::new();
+    let mut mismatches = 0u64;
+    let mut plies = 0u64;
+    for i in 0..games {
+        let seed = game_seed(RUN, i);
+        let state = play_game(engine, seed, &bots).expect("the engine plays the game");
+        let outcome = state.result.as_ref().expect("a finished game");
+        let ours = native::play(tables, seed, &mut history);
+        plies += u64::from(state.ply);
+        if (outcome.winner.map(|p| p.0), state.ply) == (ours.winner, ours.plies) {
+            continue;
+        }
+        if mismatches == 0 {
+            println!(
+                "MISMATCH game {i} (seed {seed:#018x}): engine {:?} after {} plies ({}), native {:?} after {} plies",
+                outcome.winner.map(|p| p.0),
+                state.ply,
+                outcome.reason,
+                ours.winner,
+                ours.plies
+            );
+            match check::first_divergence(engine, tables, seed) {
+                Some(why) => println!("  first difference: {why}"),
+                None => println!("  (the lock-step replay agrees: nondeterminism?)"),
+            }
+        }
+        mismatches += 1;
+    }
+    assert_eq!(
+        mismatches, 0,
+        "{mismatches} of {games} games differ between the engine and the native Convoy"
+    );
+    println!(
+        "verified: {games} games identical (winner and ply count), {:.1} plies/game",
+        plies as f64 / games as f64
+    );
+}
+
+/// One side's timing: the best of several rounds over the same seeds.
+struct Timing {
+    best: Duration,
+    plies: u64,
+    games: u64,
+}
+
+impl Timing {
+    fn report(&self, name: &str) {
+        let secs = self.best.as_secs_f64();
+        println!(
+            "{name:>6}: {:>9.0} games/s  {:>6.1} plies/game  {:>7.1} ns/ply  ({} games in {:.3} s)",
+            self.games as f64 / secs,
+            self.plies as f64 / self.games as f64,
+            secs * 1e9 / self.plies as f64,
+            self.games,
+            secs
+        );
+    }
+}
+
+/// Times `play` over `plan.timed` seeds, keeping the fastest round (the
+/// machine may be busy; the fastest round is the least disturbed one).
+fn time_rounds(plan: &Plan, round: u32, timing: &mut Timing, mut play: impl FnMut(u64) -> u32) {
+    let start = Instant::now();
+    let mut plies = 0u64;
+    for i in 0..plan.timed {
+        plies += u64::from(play(black_box(game_seed(RUN, i))));
+    }
+    let elapsed = start.elapsed();
+    if round == 0 || elapsed < timing.best {
+        timing.best = elapsed;
+    }
+    timing.plies = plies;
+    timing.games = plan.timed;
+}
+
+/// Single-threaded games/s of both sides, rounds interleaved so a burst of
+/// load elsewhere on the machine hits both alike.
+fn measure(engine: &Engine, tables: &native::Tables, plan: &Plan) {
+    let bots = ["random".to_string()];
+    let mut history = Vec::new();
+    let mut native_t = Timing {
+        best: Duration::ZERO,
+        plies: 0,
+        games: 0,
+    };
+    let mut engine_t = Timing {
+        best: Duration::ZERO,
+        plies: 0,
+        games: 0,
+    };
+    for round in 0..plan.rounds {
+        time_rounds(plan, round, &mut native_t, |seed| {
+            black_box(native::play(tables, seed, &mut history)).plies
+        });
+        time_rounds(plan, round, &mut engine_t, |seed| {
+            black_box(play_game(engine, seed, &bots).expect("the engine plays the game")).ply
+        });
+    }
+    assert_eq!(native_t.plies, engine_t.plies, "both sides played the same plies");
+    println!(
+        "single thread, best of {} round(s) of {} games (seeds game_seed({RUN}, 0..{})):",
+        plan.rounds, plan.timed, plan.timed
+    );
+    native_t.report("native");
+    engine_t.report("engine");
+    let ratio = engine_t.best.as_secs_f64() / native_t.best.as_secs_f64();
+    println!(
+        "engine/native time: {ratio:.2}x (the engine plays at {:.0}% of native speed; goal: at least 50%)",
+        100.0 / ratio
+    );
+}
