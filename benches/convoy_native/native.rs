@@ -28,12 +28,10 @@ pub const CELLS: usize = COLUMNS * ROWS;
 pub const PLAYERS: usize = 2;
 pub const PIECES: usize = 20;
 
-/// Kinds, in the compiled game's order (game.yaml's `pieces.kinds` is a
-/// sorted map, so the order is alphabetical).
-pub const CRUISER: u8 = 0;
-pub const DESTROYER: u8 = 1;
+/// Kinds are numbered in the compiled game's order (game.yaml's
+/// `pieces.kinds` is a sorted map, so the order is alphabetical): Cruiser,
+/// Destroyer, Merchant, Submarine. Only the Merchant is named in the rules.
 pub const MERCHANT: u8 = 2;
-pub const SUBMARINE: u8 = 3;
 pub const KINDS: usize = 4;
 pub const KIND_NAMES: [&str; KINDS] = ["Cruiser", "Destroyer", "Merchant", "Submarine"];
 /// Ships of each kind per player.
@@ -44,6 +42,14 @@ const RESERVE: u8 = CELLS as u8;
 const ELIMINATED: u8 = CELLS as u8 + 1;
 /// An empty cell in [`Game::board`], a missing piece elsewhere.
 const NONE: u8 = u8::MAX;
+/// The cell beyond the edge: it pads every neighbour list to four steps,
+/// and the list of a ship in a pool is four of it, so move generation runs
+/// the same four steps for every ship.
+const OFF: u8 = CELLS as u8;
+/// [`Game::side`] of an empty cell and of [`OFF`] (the others hold the
+/// owner of the ship there, 0 or 1).
+const SIDE_EMPTY: u8 = 2;
+const SIDE_OFF: u8 = 3;
 /// `seen_by` of a face every player may see.
 const EVERYONE: u8 = u8::MAX;
 
@@ -60,7 +66,8 @@ const QUOTAS: [u8; 2] = [7, 3];
 /// Cells on ranks 1 and 2, and on ranks 4 and 5 (the Air Strike rows).
 const TWO_ROWS: usize = 2 * COLUMNS;
 /// The most legal actions a decision can have: 4 kinds x 10 set-up cells,
-/// or 10 ships x 4 steps + 14 strike targets.
+/// or 10 ships x 4 steps + 14 strike targets (move generation also writes
+/// one slot past the end of the list).
 const MAX_LEGAL: usize = 64;
 
 /// An attack's result, from the attacker's side.
@@ -70,7 +77,9 @@ enum Fight {
     Win,
     /// Nothing sinks; the attacker stays where it was.
     Bounce,
-    /// The attacker sinks.
+    /// The attacker sinks. (The kernel's fourth result: the base table
+    /// never gives it, optional rule 4 would.)
+    #[allow(dead_code)]
     Lose,
     /// Both sink.
     Both,
@@ -145,9 +154,9 @@ pub struct Outcome {
 /// The fixed tables of the rules, built once and shared by every game.
 pub struct Tables {
     /// Orthogonal neighbours in the kernel's edge order: North, East,
-    /// South, West (North is the next row up, towards Red's home).
-    neighbours: [[u8; 4]; CELLS],
-    degree: [u8; CELLS],
+    /// South, West (North is the next row up, towards Red's home), padded
+    /// with [`OFF`]; indexed by location, so the two pools have rows too.
+    steps: [[u8; 4]; CELLS + 2],
     /// `rank[player][cell]`: the row counted from the player's own edge.
     rank: [[u8; CELLS]; PLAYERS],
     /// The cells of ranks 1 and 2 of each player, in cell order (the
@@ -164,8 +173,7 @@ pub struct Tables {
 impl Tables {
     pub fn new() -> Tables {
         let mut t = Tables {
-            neighbours: [[NONE; 4]; CELLS],
-            degree: [0; CELLS],
+            steps: [[OFF; 4]; CELLS + 2],
             rank: [[0; CELLS]; PLAYERS],
             setup_cells: [[NONE; TWO_ROWS]; PLAYERS],
             strike_cells: [[NONE; TWO_ROWS]; PLAYERS],
@@ -174,12 +182,12 @@ impl Tables {
         };
         for cell in 0..CELLS {
             let (col, row) = ((cell % COLUMNS) as i32, (cell / COLUMNS) as i32);
+            let mut d = 0;
             for (dc, dr) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
                 let (c, r) = (col + dc, row + dr);
                 if (0..COLUMNS as i32).contains(&c) && (0..ROWS as i32).contains(&r) {
-                    let d = t.degree[cell] as usize;
-                    t.neighbours[cell][d] = (r * COLUMNS as i32 + c) as u8;
-                    t.degree[cell] += 1;
+                    t.steps[cell][d] = (r * COLUMNS as i32 + c) as u8;
+                    d += 1;
                 }
             }
             // Blue's home is south (row 1), Red's north (row 5).
@@ -210,14 +218,9 @@ impl Tables {
         t
     }
 
-    /// The cell list of a cell's neighbours, in North, East, South, West order.
-    pub fn neighbours(&self, cell: usize) -> &[u8] {
-        &self.neighbours[cell][..self.degree[cell] as usize]
-    }
-
-    /// A cell's row counted from a player's own edge (1 = home row).
-    pub fn rank(&self, player: usize, cell: usize) -> u8 {
-        self.rank[player][cell]
+    /// A cell's neighbours, in North, East, South, West order.
+    pub fn neighbours(&self, cell: usize) -> Vec<u8> {
+        self.steps[cell].into_iter().filter(|&c| c != OFF).collect()
     }
 
     /// The Air Strike targets' cells (ranks 4 and 5), in cell order.
@@ -238,10 +241,16 @@ pub struct Game<'t> {
     owner: [u8; PIECES],
     /// A cell, [`RESERVE`] or [`ELIMINATED`].
     loc: [u8; PIECES],
+    /// Each player's piece ids in increasing order (ids never change), so
+    /// move generation visits only the mover's ships, still in id order.
+    fleet: [[u8; PIECES / PLAYERS]; PLAYERS],
     /// Bit per player who may see the face; [`EVERYONE`] once revealed.
     seen: [u8; PIECES],
     /// The piece on each cell, or [`NONE`].
     board: [u8; CELLS],
+    /// The owner of the ship on each cell, [`SIDE_EMPTY`], and at [`OFF`]
+    /// [`SIDE_OFF`]: move generation reads this one byte per step.
+    side: [u8; CELLS + 1],
     /// Merchants not sunk, per player (for "last with Merchant").
     merchants: [u8; PLAYERS],
     /// Ships still to set up, per player.
@@ -290,8 +299,10 @@ impl<'t> Game<'t> {
             kind: start.map(|(_, k)| k),
             owner: start.map(|(o, _)| o),
             loc: [RESERVE; PIECES],
+            fleet: [[0; PIECES / PLAYERS]; PLAYERS],
             seen: start.map(|(o, _)| 1 << o),
             board: [NONE; CELLS],
+            side: std::array::from_fn(|c| if c == OFF as usize { SIDE_OFF } else { SIDE_EMPTY }),
             merchants: [COUNTS[MERCHANT as usize]; PLAYERS],
             reserve: [(PIECES / PLAYERS) as u8; PLAYERS],
             placed: [[0; 2]; PLAYERS],
@@ -306,6 +317,12 @@ impl<'t> Game<'t> {
             result: None,
         };
         g.piece_hash = (0..PIECES).fold(0, |h, i| h ^ g.key(i));
+        let mut sizes = [0; PLAYERS];
+        for i in 0..PIECES {
+            let p = g.owner[i] as usize;
+            g.fleet[p][sizes[p]] = i as u8;
+            sizes[p] += 1;
+        }
         g.first = rng.below(PLAYERS as u32) as u8;
         g.to_move = g.first;
         g
@@ -356,12 +373,14 @@ impl<'t> Game<'t> {
         let from = self.loc[i];
         if (from as usize) < CELLS {
             self.board[from as usize] = NONE;
+            self.side[from as usize] = SIDE_EMPTY;
         }
         self.piece_hash ^= self.key(i);
         self.loc[i] = to;
         self.piece_hash ^= self.key(i);
         if (to as usize) < CELLS {
             self.board[to as usize] = i as u8;
+            self.side[to as usize] = self.owner[i];
         }
     }
 
@@ -459,30 +478,28 @@ impl<'t> Game<'t> {
     /// Sailing: for each of the mover's ships on the board, by id, its
     /// steps North, East, South, West onto an empty or enemy cell; then,
     /// while the Air Strike is unused, every occupied cell of ranks 4-5.
+    ///
+    /// In random play whether a step is legal is a coin toss for the
+    /// branch predictor, so each candidate is written unconditionally and
+    /// the list grows only when it is legal: no branch depends on the
+    /// position. Ships in a pool have four [`OFF`] steps, never legal.
     fn moves(&self, out: &mut Legal) {
         let p = self.to_move;
-        for i in 0..PIECES {
-            let from = self.loc[i] as usize;
-            if self.owner[i] != p || from >= CELLS {
-                continue;
-            }
-            for &to in self.t.neighbours(from) {
-                let q = self.board[to as usize];
-                if q == NONE || self.owner[q as usize] != p {
-                    out.push(Act::Move {
-                        piece: i as u8,
-                        to,
-                    });
-                }
+        let mut n = out.len;
+        for &piece in &self.fleet[p as usize] {
+            for to in self.t.steps[self.loc[piece as usize] as usize] {
+                let side = self.side[to as usize];
+                out.acts[n] = Act::Move { piece, to };
+                n += usize::from(side != p && side != SIDE_OFF);
             }
         }
         if self.used[p as usize] == 0 {
-            for &target in &self.t.strike_cells[p as usize] {
-                if self.board[target as usize] != NONE {
-                    out.push(Act::Strike { target });
-                }
+            for target in self.t.strike_cells[p as usize] {
+                out.acts[n] = Act::Strike { target };
+                n += usize::from(self.side[target as usize] != SIDE_EMPTY);
             }
         }
+        out.len = n;
     }
 
     /// Plays a legal action, then checks repetition and the ply limit.
