@@ -86,7 +86,9 @@ fn med_convoy() -> Engine {
 }
 
 /// Plays `games` seeds both ways and panics unless every game has the same
-/// winner and ply count, after describing the first difference.
+/// winner and ply count through `sim::play_game`, and the same legal-action
+/// lists, bot picks and position hashes at every ply when replayed in lock
+/// step; the first difference is described first.
 fn verify(engine: &Engine, tables: &native::Tables, games: u64) {
     let bots = ["random".to_string()];
     let mut history = Vec::new();
@@ -98,7 +100,9 @@ fn verify(engine: &Engine, tables: &native::Tables, games: u64) {
         let outcome = state.result.as_ref().expect("a finished game");
         let ours = native::play(tables, seed, &mut history);
         plies += u64::from(state.ply);
-        if (outcome.winner.map(|p| p.0), state.ply) == (ours.winner, ours.plies) {
+        let same_result = (outcome.winner.map(|p| p.0), state.ply) == (ours.winner, ours.plies);
+        let divergence = check::first_divergence(engine, tables, seed);
+        if same_result && divergence.is_none() {
             continue;
         }
         if mismatches == 0 {
@@ -110,7 +114,7 @@ fn verify(engine: &Engine, tables: &native::Tables, games: u64) {
                 ours.winner,
                 ours.plies
             );
-            match check::first_divergence(engine, tables, seed) {
+            match divergence {
                 Some(why) => println!("  first difference: {why}"),
                 None => println!("  (the lock-step replay agrees: nondeterminism?)"),
             }
@@ -122,7 +126,7 @@ fn verify(engine: &Engine, tables: &native::Tables, games: u64) {
         "{mismatches} of {games} games differ between the engine and the native Convoy"
     );
     println!(
-        "verified: {games} games identical (winner and ply count), {:.1} plies/game",
+        "verified: {games} games identical (winner, plies, and at every ply the legal actions, picks and position hash), {:.1} plies/game",
         plies as f64 / games as f64
     );
 }
@@ -205,7 +209,10 @@ fn measure(engine: &Engine, tables: &native::Tables, plan: &Plan) {
             black_box(play_game(engine, seed, &bots).expect("the engine plays the game")).ply
         });
     }
-    assert_eq!(native_t.plies, engine_t.plies, "both sides played the same plies");
+    assert_eq!(
+        native_t.plies, engine_t.plies,
+        "both sides played the same plies"
+    );
     println!(
         "single thread, best of {} round(s) of {} games (seeds game_seed({RUN}, 0..{})):",
         plan.rounds, plan.timed, plan.timed

@@ -30,7 +30,11 @@ pub fn assumptions(engine: &Engine, t: &Tables) {
     assert_eq!(kinds, expected, "kinds and counts, in kind order");
     assert_eq!(g.phase_index("sailing"), Some(SAILING as u16));
     assert_eq!(g.phase_index("setup"), Some(SETUP as u16));
-    assert_eq!(g.flow, [SETUP as u16, SAILING as u16], "flow: set-up, sailing");
+    assert_eq!(
+        g.flow,
+        [SETUP as u16, SAILING as u16],
+        "flow: set-up, sailing"
+    );
     assert_eq!(g.max_plies, MAX_PLIES);
     assert_eq!(
         g.victory.repetition.as_ref().map(|r| usize::from(r.0)),
@@ -53,7 +57,11 @@ pub fn assumptions(engine: &Engine, t: &Tables) {
                     .iter()
                     .map(|s| s.0 as u8)
                     .collect();
-                assert_eq!(steps, t.neighbours(cell), "steps of player {p} from cell {cell}");
+                assert_eq!(
+                    steps,
+                    t.neighbours(cell),
+                    "steps of player {p} from cell {cell}"
+                );
             }
         }
     }
@@ -61,7 +69,10 @@ pub fn assumptions(engine: &Engine, t: &Tables) {
     for a in 0..KINDS {
         for d in 0..KINDS {
             let CombatEntry::Fixed(r) = &table[a][d] else {
-                panic!("{}-{}: a fixed result in base rules", KIND_NAMES[a], KIND_NAMES[d]);
+                panic!(
+                    "{}-{}: a fixed result in base rules",
+                    KIND_NAMES[a], KIND_NAMES[d]
+                );
             };
             assert_eq!(
                 format!("{r:?}").to_lowercase(),

@@ -89,10 +89,10 @@ enum Fight {
 const COMBAT: [[Fight; KINDS]; KINDS] = {
     use Fight::*;
     [
-        [Both, Win, Win, Bounce],       // Cruiser
-        [Bounce, Both, Win, Win],       // Destroyer
+        [Both, Win, Win, Bounce],         // Cruiser
+        [Bounce, Both, Win, Win],         // Destroyer
         [Bounce, Bounce, Bounce, Bounce], // Merchant
-        [Win, Bounce, Win, Both],       // Submarine
+        [Win, Bounce, Win, Both],         // Submarine
     ]
 };
 
@@ -111,10 +111,18 @@ pub fn combat_result(attacker: u8, defender: u8) -> &'static str {
 /// converts one to one into `portolan::kernel::action::Action`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Act {
-    Place { piece: u8, to: u8 },
-    Move { piece: u8, to: u8 },
+    Place {
+        piece: u8,
+        to: u8,
+    },
+    Move {
+        piece: u8,
+        to: u8,
+    },
     /// The Air Strike (the movement phase's special number 0).
-    Strike { target: u8 },
+    Strike {
+        target: u8,
+    },
     Pass,
 }
 
@@ -302,7 +310,13 @@ impl<'t> Game<'t> {
             fleet: [[0; PIECES / PLAYERS]; PLAYERS],
             seen: start.map(|(o, _)| 1 << o),
             board: [NONE; CELLS],
-            side: std::array::from_fn(|c| if c == OFF as usize { SIDE_OFF } else { SIDE_EMPTY }),
+            side: std::array::from_fn(|c| {
+                if c == OFF as usize {
+                    SIDE_OFF
+                } else {
+                    SIDE_EMPTY
+                }
+            }),
             merchants: [COUNTS[MERCHANT as usize]; PLAYERS],
             reserve: [(PIECES / PLAYERS) as u8; PLAYERS],
             placed: [[0; 2]; PLAYERS],
@@ -413,7 +427,9 @@ impl<'t> Game<'t> {
     /// Victory by reach: a Merchant on its owner's far row (rank 5).
     fn after_move(&mut self, i: usize) {
         let cell = self.loc[i] as usize;
-        if self.kind[i] == MERCHANT && cell < CELLS && self.t.rank[self.owner[i] as usize][cell] == 5
+        if self.kind[i] == MERCHANT
+            && cell < CELLS
+            && self.t.rank[self.owner[i] as usize][cell] == 5
         {
             self.finish(Some(self.owner[i]));
         }
@@ -518,7 +534,11 @@ impl<'t> Game<'t> {
                 self.after_action(frame);
                 if self.result.is_none() && self.reserve[p as usize] == 0 {
                     self.setup_step += 1;
-                    self.to_move = if self.setup_step == 2 { self.first } else { other };
+                    self.to_move = if self.setup_step == 2 {
+                        self.first
+                    } else {
+                        other
+                    };
                 }
                 return;
             }
