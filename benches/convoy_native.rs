@@ -55,6 +55,9 @@ fn main() {
             rounds: 1,
         }
     };
+    if !full {
+        println!("smoke run (no --bench): a few games, figures not meaningful; use `cargo bench`");
+    }
     let engine = med_convoy();
     let tables = native::Tables::new();
     check::assumptions(&engine, &tables);
