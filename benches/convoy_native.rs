@@ -97,12 +97,30 @@ fn verify(engine: &Engine, tables: &native::Tables, games: u64) {
     let mut history = Vec::new();
     let mut mismatches = 0u64;
     let mut plies = 0u64;
+    // How the games end, by the engine's reason: what the timed work is.
+    let mut endings = [
+        ("far row", 0u64),
+        ("last Merchant", 0),
+        ("repetition", 0),
+        ("other", 0),
+    ];
     for i in 0..games {
         let seed = game_seed(RUN, i);
         let state = play_game(engine, seed, &bots).expect("the engine plays the game");
         let outcome = state.result.as_ref().expect("a finished game");
         let ours = native::play(tables, seed, &mut history);
         plies += u64::from(state.ply);
+        let reason = &outcome.reason;
+        let ending = if reason.contains("reached") {
+            0
+        } else if reason.contains("left") {
+            1
+        } else if reason.contains("repeated") {
+            2
+        } else {
+            3
+        };
+        endings[ending].1 += 1;
         let same_result = (outcome.winner.map(|p| p.0), state.ply) == (ours.winner, ours.plies);
         let divergence = check::first_divergence(engine, tables, seed);
         if same_result && divergence.is_none() {
@@ -132,6 +150,11 @@ fn verify(engine: &Engine, tables: &native::Tables, games: u64) {
         "verified: {games} games identical (winner, plies, and at every ply the legal actions, picks and position hash), {:.1} plies/game",
         plies as f64 / games as f64
     );
+    let endings: Vec<String> = endings
+        .iter()
+        .map(|(name, n)| format!("{name} {:.1}%", 100.0 * *n as f64 / games as f64))
+        .collect();
+    println!("endings: {}", endings.join(", "));
 }
 
 /// One side's timing: the best of several rounds over the same seeds,
