@@ -21,6 +21,7 @@ mod convoy_native {
 
 use convoy_native::{check, native};
 use portolan::data::catalog::Catalog;
+use portolan::kernel::action::Action;
 use portolan::kernel::engine::Engine;
 use portolan::load::{Request, load};
 use portolan::sim::{game_seed, play_game};
@@ -104,6 +105,9 @@ fn verify(engine: &Engine, tables: &native::Tables, games: u64) {
         ("repetition", 0),
         ("other", 0),
     ];
+    // Rare paths the comparison covered: games with an Air Strike, with a
+    // pass, and the longest game.
+    let (mut strikes, mut passes, mut longest) = (0u64, 0u64, 0u32);
     for i in 0..games {
         let seed = game_seed(RUN, i);
         let state = play_game(engine, seed, &bots).expect("the engine plays the game");
@@ -121,6 +125,14 @@ fn verify(engine: &Engine, tables: &native::Tables, games: u64) {
             3
         };
         endings[ending].1 += 1;
+        strikes += u64::from(
+            state
+                .log
+                .iter()
+                .any(|a| matches!(a, Action::Special { .. })),
+        );
+        passes += u64::from(state.log.contains(&Action::Pass));
+        longest = longest.max(state.ply);
         let same_result = (outcome.winner.map(|p| p.0), state.ply) == (ours.winner, ours.plies);
         let divergence = check::first_divergence(engine, tables, seed);
         if same_result && divergence.is_none() {
@@ -155,6 +167,9 @@ fn verify(engine: &Engine, tables: &native::Tables, games: u64) {
         .map(|(name, n)| format!("{name} {:.1}%", 100.0 * *n as f64 / games as f64))
         .collect();
     println!("endings: {}", endings.join(", "));
+    println!(
+        "covered: {strikes} games with an Air Strike, {passes} with a pass; longest game {longest} plies"
+    );
 }
 
 /// One side's timing: the best of several rounds over the same seeds,
