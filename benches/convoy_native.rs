@@ -3,12 +3,15 @@
 //! identical games for the same seeds (DESIGN.md, "Performance model").
 //!
 //! Run with `cargo bench --bench convoy_native`. It first proves that both
-//! sides play the same games (same winner and ply count for every seed; on
-//! a difference it replays the first bad seed in lock step and names the
-//! ply), then times each side single-threaded and prints games/s,
+//! sides play the same games: for every seed the same winner and ply count
+//! through `sim::play_game`, and, replayed in lock step, the same legal
+//! actions, bot picks and position hash at every ply (the first difference
+//! is printed with its seed and ply). Then it times each side
+//! single-threaded, by wall clock and by on-CPU time, and prints games/s,
 //! plies/game, ns/ply and the ratio. Timing the same work on both sides is
 //! the point: a faster native version that played different games would
-//! measure nothing.
+//! measure nothing. `CONVOY_VERIFY_GAMES` (2000), `CONVOY_TIMED_GAMES`
+//! (20000) and `CONVOY_ROUNDS` (3, the best is kept) change the amounts.
 //!
 //! Under `cargo test --all-targets` (no `--bench` argument) it runs a short
 //! smoke version, so the test suite stays quick but still checks that the
