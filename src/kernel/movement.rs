@@ -11,7 +11,7 @@ use crate::kernel::event::{Event, Resolved};
 use crate::kernel::game::{CombatEntry, Game, Movement};
 use crate::kernel::piece::{ELIMINATED, EVERYONE, Location, PieceId, PlayerId};
 use crate::kernel::scripts::{RulesError, Scripts};
-use crate::kernel::state::GameState;
+use crate::kernel::state::{EMPTY, GameState};
 use crate::kernel::victory;
 
 pub fn actions(
@@ -21,6 +21,10 @@ pub fn actions(
     player: PlayerId,
     out: &mut Vec<Action>,
 ) {
+    // Random play makes "is that cell free?" unpredictable, so the test is
+    // data, not a branch: every target is written, and only the allowed
+    // ones are kept. A space whose first piece is the mover's is closed;
+    // an enemy's is open only when attacks are part of the phase.
     for (i, p) in state.pieces().iter().enumerate() {
         let (Some(owner), Location::Space(from)) = (p.owner, p.loc) else {
             continue;
@@ -30,40 +34,50 @@ pub fn actions(
         }
         let piece = PieceId(i as u16);
         let reach = &m.reaches[m.kind_reach[p.kind.0 as usize]];
+        let targets = reach.next(player, from);
         if reach.steps == 1 {
-            for &to in reach.next(player, from) {
-                if can_enter(m, state, player, to) {
-                    out.push(Action::Move { piece, to });
-                }
+            for &to in targets {
+                let keep = can_enter(m, state, player, to);
+                out.push(Action::Move { piece, to });
+                let len = out.len() - usize::from(!keep);
+                out.truncate(len);
             }
         } else {
             multi_step(m, reach, state, player, piece, from, out);
         }
     }
+
     for (index, special) in m.specials.iter().enumerate() {
         if special.once_per_game
             && state.players[player.0 as usize].used_specials & (1 << index) != 0
         {
             continue;
         }
-        for &target in game.zones[special.zone].spaces(player) {
-            if target_allowed(special.target, state, player, target) {
-                out.push(Action::Special {
-                    index: index as u8,
-                    target,
-                });
-            }
+        // Kept by data, not by branch, as for the moves above.
+        let spaces = game.zones[special.zone].spaces(player);
+        let start = out.len();
+        out.resize(start + spaces.len(), Action::Pass);
+        let mut kept = start;
+        for &target in spaces {
+            out[kept] = Action::Special {
+                index: index as u8,
+                target,
+            };
+            kept += usize::from(target_allowed(
+                special.target,
+                state.top_owner(target),
+                player,
+            ));
         }
+        out.truncate(kept);
     }
 }
 
 /// A piece may end its move on an empty space, or attack an enemy when the
 /// phase has a combat table; it never stacks with its own side.
 fn can_enter(m: &Movement, state: &GameState, player: PlayerId, to: SpaceId) -> bool {
-    match state.first_at(to) {
-        None => true,
-        Some(q) => m.combat.is_some() && state.piece(q).owner != Some(player),
-    }
+    let top = state.top_owner(to);
+    top == EMPTY || (m.combat.is_some() && top != player.0)
 }
 
 /// Moves of more than one step: a breadth-first walk through empty spaces,
@@ -102,13 +116,12 @@ fn multi_step(
     );
 }
 
-fn target_allowed(target: Target, state: &GameState, player: PlayerId, space: SpaceId) -> bool {
-    let occupant = state.first_at(space);
+fn target_allowed(target: Target, top: u8, player: PlayerId) -> bool {
     match target {
         Target::Any => true,
-        Target::Occupied => occupant.is_some(),
-        Target::Empty => occupant.is_none(),
-        Target::Enemy => occupant.is_some_and(|q| state.piece(q).owner != Some(player)),
+        Target::Occupied => top != EMPTY,
+        Target::Empty => top == EMPTY,
+        Target::Enemy => top != EMPTY && top != player.0,
     }
 }
 

@@ -3,10 +3,9 @@
 //! the home row, three on the next).
 
 use crate::kernel::action::Action;
-use crate::kernel::board::SpaceId;
 use crate::kernel::event::Event;
 use crate::kernel::game::{Game, Placement};
-use crate::kernel::piece::{Location, PieceId, PlayerId, RESERVE};
+use crate::kernel::piece::{KindId, Location, PieceId, PlayerId, RESERVE};
 use crate::kernel::state::GameState;
 
 /// Any piece the player still has to set up (the lowest-numbered one).
@@ -26,17 +25,14 @@ pub fn actions(
 ) {
     // The lowest-numbered reserve piece of each kind stands for its kind:
     // the player chooses what to set up where, in any order.
-    let mut by_kind: Vec<Option<PieceId>> = vec![None; game.kinds.len()];
-    for id in state.piece_ids() {
-        let piece = state.piece(id);
-        if piece.is_owned_by(player)
-            && piece.loc == Location::Pool(RESERVE)
-            && by_kind[piece.kind.0 as usize].is_none()
-        {
-            by_kind[piece.kind.0 as usize] = Some(id);
-        }
-    }
-    let mut cells: Vec<SpaceId> = Vec::new();
+    let mut kinds =
+        (0..game.kinds.len() as u16).filter_map(|k| reserve_piece(state, player, KindId(k)));
+    let Some(first) = kinds.next() else {
+        return;
+    };
+    // The open cells, listed for the first kind, in board order and once
+    // each (zones may overlap); built in `out` itself, without allocating.
+    let start = out.len();
     for &(zone, quota) in &p.quotas {
         let spaces = game.zones[zone].spaces(player);
         let placed = spaces
@@ -48,15 +44,42 @@ pub fn actions(
             })
             .count();
         if placed < usize::from(quota) {
-            cells.extend(spaces.iter().filter(|&&s| state.first_at(s).is_none()));
+            out.extend(
+                spaces
+                    .iter()
+                    .filter(|&&s| state.first_at(s).is_none())
+                    .map(|&to| Action::Place { piece: first, to }),
+            );
         }
     }
-    // Zones may overlap and come in any order: board order, once each.
-    cells.sort_unstable();
-    cells.dedup();
-    for piece in by_kind.into_iter().flatten() {
-        out.extend(cells.iter().map(|&to| Action::Place { piece, to }));
+    out[start..].sort_unstable_by_key(|a| match a {
+        Action::Place { to, .. } => *to,
+        _ => unreachable!("only placements are listed here"),
+    });
+    let mut kept = start;
+    for i in start..out.len() {
+        if kept == start || out[i] != out[kept - 1] {
+            out[kept] = out[i];
+            kept += 1;
+        }
     }
+    out.truncate(kept);
+    // The same cells for every other kind.
+    for piece in kinds {
+        for i in start..kept {
+            if let Action::Place { to, .. } = out[i] {
+                out.push(Action::Place { piece, to });
+            }
+        }
+    }
+}
+
+/// The player's lowest-numbered piece of a kind still in reserve.
+fn reserve_piece(state: &GameState, player: PlayerId, kind: KindId) -> Option<PieceId> {
+    state.piece_ids().find(|&id| {
+        let p = state.piece(id);
+        p.kind == kind && p.is_owned_by(player) && p.loc == Location::Pool(RESERVE)
+    })
 }
 
 pub fn apply(_game: &Game, _p: &Placement, state: &mut GameState, action: Action) {

@@ -63,7 +63,16 @@ pub struct PlayerState {
 struct Occupancy {
     head: Vec<u16>,
     next: Vec<u16>,
+    /// The owner of each space's first piece ([`EMPTY`] when none, [`NOBODY`]
+    /// for an unowned piece): one byte per space that move generation reads
+    /// without following a piece index.
+    top: Vec<u8>,
 }
+
+/// [`GameState::top_owner`] of an empty space.
+pub const EMPTY: u8 = u8::MAX;
+/// [`GameState::top_owner`] of a space whose first piece has no owner.
+pub const NOBODY: u8 = u8::MAX - 1;
 
 /// A game in progress.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -123,6 +132,7 @@ impl GameState {
         self.occupancy = Occupancy {
             head: vec![NONE; spaces],
             next: vec![NONE; self.pieces.len()],
+            top: vec![EMPTY; spaces],
         };
         self.piece_hash = 0;
         for i in (0..self.pieces.len()).rev() {
@@ -209,6 +219,23 @@ impl GameState {
 
     pub fn set_owner(&mut self, id: PieceId, owner: Option<PlayerId>) {
         self.update(id, |p| p.owner = owner);
+        if let Location::Space(s) = self.pieces[id.0 as usize].loc {
+            self.refresh_top(s);
+        }
+    }
+
+    /// The owner of the first piece on a space, as a byte: the player's
+    /// index, [`EMPTY`] or [`NOBODY`].
+    pub fn top_owner(&self, space: SpaceId) -> u8 {
+        self.occupancy.top[space.0 as usize]
+    }
+
+    fn refresh_top(&mut self, space: SpaceId) {
+        let head = self.occupancy.head[space.0 as usize];
+        self.occupancy.top[space.0 as usize] = match head {
+            NONE => EMPTY,
+            h => self.pieces[h as usize].owner.map_or(NOBODY, |o| o.0),
+        };
     }
 
     /// Sets (or with `None`, clears) a piece attribute.
@@ -262,6 +289,7 @@ impl GameState {
             None => occ.head[space.0 as usize] = id.0,
             Some(prev) => occ.next[prev as usize] = id.0,
         }
+        self.refresh_top(space);
     }
 
     fn unlink(&mut self, id: PieceId, space: SpaceId) {
@@ -277,6 +305,7 @@ impl GameState {
             occ.next[cur as usize] = after;
         }
         occ.next[id.0 as usize] = NONE;
+        self.refresh_top(space);
     }
 }
 
