@@ -25,14 +25,11 @@ pub fn actions(
     // data, not a branch: every target is written, and only the allowed
     // ones are kept. A space whose first piece is the mover's is closed;
     // an enemy's is open only when attacks are part of the phase.
-    for (i, p) in state.pieces().iter().enumerate() {
-        let (Some(owner), Location::Space(from)) = (p.owner, p.loc) else {
+    for &piece in state.pieces_of(player) {
+        let p = state.piece(piece);
+        let Location::Space(from) = p.loc else {
             continue;
         };
-        if owner != player {
-            continue;
-        }
-        let piece = PieceId(i as u16);
         let reach = &m.reaches[m.kind_reach[p.kind.0 as usize]];
         let targets = reach.next(player, from);
         if reach.steps == 1 {

@@ -63,6 +63,9 @@ pub struct PlayerState {
 struct Occupancy {
     head: Vec<u16>,
     next: Vec<u16>,
+    /// Each player's pieces, by increasing id: move generation walks only
+    /// the mover's pieces instead of testing every piece's owner.
+    owned: Vec<Vec<PieceId>>,
     /// The owner of each space's first piece ([`EMPTY`] when none, [`NOBODY`]
     /// for an unowned piece): one byte per space that move generation reads
     /// without following a piece index.
@@ -133,6 +136,7 @@ impl GameState {
             head: vec![NONE; spaces],
             next: vec![NONE; self.pieces.len()],
             top: vec![EMPTY; spaces],
+            owned: Vec::new(),
         };
         self.piece_hash = 0;
         for i in (0..self.pieces.len()).rev() {
@@ -141,6 +145,9 @@ impl GameState {
             if let Location::Space(s) = piece.loc {
                 self.link(PieceId(i as u16), s);
             }
+        }
+        for i in 0..self.pieces.len() {
+            self.index_owner(PieceId(i as u16));
         }
     }
 
@@ -151,6 +158,7 @@ impl GameState {
         self.piece_hash ^= key_of(id.0 as usize, &piece);
         self.pieces.push(piece);
         self.occupancy.next.push(NONE);
+        self.index_owner(id);
         if let Location::Space(s) = loc {
             self.link(id, s);
         }
@@ -218,7 +226,11 @@ impl GameState {
     }
 
     pub fn set_owner(&mut self, id: PieceId, owner: Option<PlayerId>) {
+        for list in &mut self.occupancy.owned {
+            list.retain(|&p| p != id);
+        }
         self.update(id, |p| p.owner = owner);
+        self.index_owner(id);
         if let Location::Space(s) = self.pieces[id.0 as usize].loc {
             self.refresh_top(s);
         }
@@ -228,6 +240,28 @@ impl GameState {
     /// index, [`EMPTY`] or [`NOBODY`].
     pub fn top_owner(&self, space: SpaceId) -> u8 {
         self.occupancy.top[space.0 as usize]
+    }
+
+    /// A player's pieces, by increasing id.
+    pub fn pieces_of(&self, player: PlayerId) -> &[PieceId] {
+        self.occupancy
+            .owned
+            .get(player.0 as usize)
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Files a piece under its owner, keeping the list sorted by id.
+    fn index_owner(&mut self, id: PieceId) {
+        let Some(owner) = self.pieces[id.0 as usize].owner else {
+            return;
+        };
+        let lists = &mut self.occupancy.owned;
+        if lists.len() <= owner.0 as usize {
+            lists.resize(owner.0 as usize + 1, Vec::new());
+        }
+        let list = &mut lists[owner.0 as usize];
+        let at = list.partition_point(|&p| p < id);
+        list.insert(at, id);
     }
 
     fn refresh_top(&mut self, space: SpaceId) {
