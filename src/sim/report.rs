@@ -109,16 +109,23 @@ impl Report {
             }
         );
         let _ = writeln!(out, "games     {} (seed {})", self.games, self.seed);
-        for (p, w) in &self.wins {
-            let _ = writeln!(out, "wins      {p:<10} {w:>8}  {:5.1}%", pct(*w));
+        if self.wins.len() == 1 {
+            // A solitaire game is won or not; "draws" would mislead.
+            let won: u64 = self.wins.values().sum();
+            let _ = writeln!(out, "won       {won:>8}  {:5.1}%", pct(won));
+            let _ = writeln!(out, "not won   {:>8}  {:5.1}%", self.draws, pct(self.draws));
+        } else {
+            for (p, w) in &self.wins {
+                let _ = writeln!(out, "wins      {p:<10} {w:>8}  {:5.1}%", pct(*w));
+            }
+            let _ = writeln!(
+                out,
+                "draws     {:<10} {:>8}  {:5.1}%",
+                "",
+                self.draws,
+                pct(self.draws)
+            );
         }
-        let _ = writeln!(
-            out,
-            "draws     {:<10} {:>8}  {:5.1}%",
-            "",
-            self.draws,
-            pct(self.draws)
-        );
         let _ = writeln!(
             out,
             "plies     mean {:.1}, max {}",
