@@ -262,6 +262,15 @@ impl Game {
             .map(|i| i as u16)
     }
 
+    /// The ids of the optional rules this game plays with, by rule number.
+    pub fn enabled_options(&self) -> Vec<&str> {
+        self.options
+            .iter()
+            .filter(|o| o.enabled)
+            .map(|o| o.id.as_str())
+            .collect()
+    }
+
     pub fn option_enabled(&self, id: &str) -> bool {
         self.options.iter().any(|o| o.id == id && o.enabled)
     }

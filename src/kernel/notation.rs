@@ -77,7 +77,8 @@ impl Engine {
     }
 }
 
-fn normalise(text: &str) -> String {
+/// Notation as compared: lower case, `-` and `,` as spaces, single spaces.
+pub fn normalise(text: &str) -> String {
     text.to_ascii_lowercase()
         .replace(['-', ','], " ")
         .split_whitespace()

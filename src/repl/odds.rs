@@ -203,12 +203,7 @@ fn words(r: Resolved) -> &'static str {
 }
 
 fn combat_text(g: &Game, phase: &str, table: &str, rows: &[Vec<CombatEntry>]) -> String {
-    let on: Vec<&str> = g
-        .options
-        .iter()
-        .filter(|o| o.enabled)
-        .map(|o| o.id.as_str())
-        .collect();
+    let on: Vec<&str> = g.enabled_options();
     let mut out = format!(
         "{table} (phase {phase}) with optional rules: {}\n",
         if on.is_empty() {

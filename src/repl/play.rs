@@ -3,6 +3,7 @@
 
 use crate::kernel::action::Action;
 use crate::kernel::game::PhaseKind;
+use crate::kernel::notation::normalise;
 use crate::repl::commands::COMMANDS;
 use crate::repl::session::{Seat, Session};
 
@@ -27,14 +28,6 @@ pub fn moves(s: &Session) -> String {
             )
         })
         .collect()
-}
-
-fn normalise(text: &str) -> String {
-    text.to_ascii_lowercase()
-        .replace(['-', ','], " ")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// An action typed by number or notation, by the human whose turn it is.

@@ -11,8 +11,9 @@
 //! that action; `reload restart` adopts them with a new game, same seed.
 
 use crate::kernel::engine::Engine;
+use crate::kernel::state::GameState;
 use crate::load::{Loaded, load};
-use crate::repl::replay::{self, Replayed};
+use crate::repl::replay::{self, Replayed, Step};
 use crate::repl::session::{Line, Session};
 use std::time::Instant;
 
@@ -49,18 +50,11 @@ fn start(s: &mut Session) -> Result<String, String> {
     })?;
     let old = &s.loaded.engine;
     let new = &loaded.engine;
-    let steps = replay::transcript(old, s.seed, s.state())?;
     let start_hash = old
         .new_game(s.seed)
         .map_err(|e| e.to_string())?
         .position_hash();
-    let replayed = replay::replay(
-        new,
-        s.seed,
-        &replay::notations(&steps),
-        Some(start_hash),
-        Some(&steps),
-    )?;
+    let (steps, replayed) = replay_under(old, new, s.seed, s.state(), start_hash)?;
     let ms = clock.elapsed().as_secs_f64() * 1000.0;
     match &replayed.stop {
         None => {
@@ -148,14 +142,7 @@ fn rebuild_forks(s: &mut Session, new: &Engine, start_hash: u64) -> Result<Strin
     let names: Vec<String> = s.branches.keys().cloned().collect();
     for name in names {
         let line = s.branches[&name].clone();
-        let steps = replay::transcript(&s.loaded.engine, s.seed, &line.state)?;
-        let r = replay::replay(
-            new,
-            s.seed,
-            &replay::notations(&steps),
-            Some(start_hash),
-            Some(&steps),
-        )?;
+        let (steps, r) = replay_under(&s.loaded.engine, new, s.seed, &line.state, start_hash)?;
         match &r.stop {
             None => {
                 s.branches.insert(name, rebase_line(&line, &r));
@@ -167,4 +154,25 @@ fn rebuild_forks(s: &mut Session, new: &Engine, start_hash: u64) -> Result<Strin
         }
     }
     Ok(notes)
+}
+
+/// Replays a line of play (from its seed to `state`, under the `old`
+/// rules) under the `new` rules, comparing every position on the way.
+/// Returns the line's steps and how the replay went.
+fn replay_under(
+    old: &Engine,
+    new: &Engine,
+    seed: u64,
+    state: &GameState,
+    start_hash: u64,
+) -> Result<(Vec<Step>, Replayed), String> {
+    let steps = replay::transcript(old, seed, state)?;
+    let replayed = replay::replay(
+        new,
+        seed,
+        &replay::notations(&steps),
+        Some(start_hash),
+        Some(&steps),
+    )?;
+    Ok((steps, replayed))
 }

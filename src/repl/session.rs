@@ -183,12 +183,7 @@ impl Session {
         if let Some(s) = &self.loaded.scenario {
             out += &format!("scenario: {} ({})\n", s.title, s.id);
         }
-        let on: Vec<&str> = g
-            .options
-            .iter()
-            .filter(|o| o.enabled)
-            .map(|o| o.id.as_str())
-            .collect();
+        let on: Vec<&str> = g.enabled_options();
         let on = if on.is_empty() {
             "none".to_string()
         } else {

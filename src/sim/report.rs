@@ -60,10 +60,9 @@ impl Report {
             game: game.id.clone(),
             scenario,
             options: game
-                .options
-                .iter()
-                .filter(|o| o.enabled)
-                .map(|o| o.id.clone())
+                .enabled_options()
+                .into_iter()
+                .map(String::from)
                 .collect(),
             games: results.len() as u64,
             seed,
