@@ -7,9 +7,20 @@ use crate::kernel::notation::normalise;
 use crate::repl::commands::COMMANDS;
 use crate::repl::session::{Seat, Session};
 
+/// The legal actions as the REPL numbers them: in board order (moves by
+/// the cell they leave, then the cell they reach), because the kernel's
+/// order follows piece ids, which are shuffled when faces are hidden.
 pub fn legal(s: &Session) -> Vec<Action> {
     let mut legal = Vec::new();
     s.loaded.engine.legal_actions(s.state(), &mut legal);
+    let state = s.state();
+    legal.sort_by_key(|&a| match a {
+        Action::Move { piece, to } => (0, state.piece(piece).loc.space().map_or(0, |f| f.0), to.0),
+        Action::Place { piece, to } => (1, state.piece(piece).kind.0, to.0),
+        Action::Special { index, target } => (2, u16::from(index), target.0),
+        Action::Choice(i) => (3, i as u16, 0),
+        Action::Pass => (4, 0, 0),
+    });
     legal
 }
 
