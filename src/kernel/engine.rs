@@ -13,7 +13,7 @@ use crate::kernel::piece::{EVERYONE, Location, Piece, PlayerId, player_bit};
 use crate::kernel::rng::GameRng;
 use crate::kernel::scripts::{RulesError, Scripts, Step};
 use crate::kernel::state::{Frame, GameState};
-use crate::kernel::{movement, placement, victory};
+use crate::kernel::{movement, placement};
 use std::rc::Rc;
 
 /// A game definition with its scripts: plays any number of games.
@@ -249,11 +249,6 @@ impl Engine {
     /// Evaluates designer code against a copy of the state (REPL `lua`).
     pub fn lua_eval(&self, state: &GameState, code: &str) -> Result<String, RulesError> {
         self.scripts.eval(state, code)
-    }
-
-    /// The victory conditions, checked in full (after a script ran).
-    pub fn check_victory(&self, state: &mut GameState) {
-        victory::check_all(&self.game, state);
     }
 }
 
