@@ -195,10 +195,10 @@ fn combat_odds(s: &Session, name: &str) -> Result<String, String> {
 
 fn words(r: Resolved) -> &'static str {
     match r {
-        Resolved::Win => "defender sunk",
+        Resolved::Win => "defender destroyed",
         Resolved::Bounce => "bounce",
-        Resolved::Lose => "attacker sunk",
-        Resolved::Both => "both sunk",
+        Resolved::Lose => "attacker destroyed",
+        Resolved::Both => "both destroyed",
     }
 }
 
@@ -248,7 +248,7 @@ fn combat_text(g: &Game, phase: &str, table: &str, rows: &[Vec<CombatEntry>]) ->
             );
         }
     }
-    out += "  (win: defender sunk, attacker takes the space; lose: attacker sunk)\n";
+    out += "  (win: defender destroyed, attacker takes the space; lose: attacker destroyed)\n";
     out
 }
 
