@@ -553,3 +553,36 @@ fn play_rejects_an_unknown_bot() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("robot"), "{}", stderr(&o));
 }
+
+/// Lua's string hashes are seeded by the build (.cargo/config.toml), not by
+/// the clock, so `pairs` visits string keys in the same order in every
+/// process and a rules script that iterates with it still replays exactly.
+#[test]
+fn lua_pairs_order_is_the_same_in_every_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let commands = dir.path().join("pairs.txt");
+    std::fs::write(
+        &commands,
+        "lua (function() local t = {} for i = 1, 40 do t['k' .. i] = i end local o = {} for k in pairs(t) do o[#o + 1] = k end return table.concat(o, ',') end)()\nquit\n",
+    )
+    .unwrap();
+    let order = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_portolan"))
+            .args([
+                "play",
+                "med-convoy",
+                "--seed",
+                "1",
+                "--commands",
+                commands.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        text.lines()
+            .find(|l| l.starts_with("\"k"))
+            .map(String::from)
+            .expect("the lua command answered")
+    };
+    assert_eq!(order(), order());
+}
