@@ -357,6 +357,12 @@ impl Compiler<'_> {
                         }
                     }
                 }
+                if out.len() > 64 {
+                    self.err_at(
+                        &format!("phases.{name}.quotas"),
+                        format!("phase '{name}' has {} quotas; at most 64", out.len()),
+                    );
+                }
                 let total: u32 = out.iter().map(|(_, c)| u32::from(*c)).sum();
                 let reserve: u32 = game.kinds.iter().map(|k| u32::from(k.count)).sum();
                 if total != reserve {
@@ -364,7 +370,7 @@ impl Compiler<'_> {
                         "phase '{name}': the quotas place {total} pieces but each player has {reserve} in reserve; make them equal"
                     ));
                 }
-                PhaseKind::Placement(Placement { quotas: out })
+                PhaseKind::Placement(Placement::new(out, &game.zones, game.players.len()))
             }
             PhaseFile::Movement {
                 movement,

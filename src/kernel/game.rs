@@ -159,6 +159,36 @@ pub struct Movement {
 pub struct Placement {
     /// (zone, how many pieces each player puts there).
     pub quotas: Vec<(usize, u16)>,
+    /// Per player, every (space, quota) pair in board order: the set-up
+    /// cells listed once when the game compiles, not sorted at each choice.
+    cells: Vec<Vec<(SpaceId, usize)>>,
+}
+
+impl Placement {
+    pub fn new(quotas: Vec<(usize, u16)>, zones: &[Zone], players: usize) -> Placement {
+        let cells = (0..players)
+            .map(|p| {
+                let mut cells: Vec<(SpaceId, usize)> = quotas
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(q, &(zone, _))| {
+                        zones[zone]
+                            .spaces(PlayerId(p as u8))
+                            .iter()
+                            .map(move |&s| (s, q))
+                    })
+                    .collect();
+                cells.sort_unstable();
+                cells
+            })
+            .collect();
+        Placement { quotas, cells }
+    }
+
+    /// A player's set-up cells with the quota each belongs to, in board order.
+    pub fn cells(&self, player: PlayerId) -> &[(SpaceId, usize)] {
+        &self.cells[player.0 as usize]
+    }
 }
 
 #[derive(Clone, Debug)]

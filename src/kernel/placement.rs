@@ -6,7 +6,7 @@ use crate::kernel::action::Action;
 use crate::kernel::event::Event;
 use crate::kernel::game::{Game, Placement};
 use crate::kernel::piece::{KindId, Location, PieceId, PlayerId, RESERVE};
-use crate::kernel::state::GameState;
+use crate::kernel::state::{EMPTY, GameState};
 
 /// Any piece the player still has to set up (the lowest-numbered one).
 pub fn next_piece(state: &GameState, player: PlayerId) -> Option<PieceId> {
@@ -30,40 +30,30 @@ pub fn actions(
     let Some(first) = kinds.next() else {
         return;
     };
-    // The open cells, listed for the first kind, in board order and once
-    // each (zones may overlap); built in `out` itself, without allocating.
+    // The open cells of quotas not yet full, listed for the first kind, in
+    // board order, once each even where zones overlap.
     let start = out.len();
-    for &(zone, quota) in &p.quotas {
+    let mut full: u64 = 0;
+    for (q, &(zone, quota)) in p.quotas.iter().enumerate() {
         let spaces = game.zones[zone].spaces(player);
         let placed = spaces
             .iter()
             .filter(|&&s| {
                 state
                     .pieces_at(s)
-                    .any(|q| state.piece(q).is_owned_by(player))
+                    .any(|id| state.piece(id).is_owned_by(player))
             })
             .count();
-        if placed < usize::from(quota) {
-            out.extend(
-                spaces
-                    .iter()
-                    .filter(|&&s| state.first_at(s).is_none())
-                    .map(|&to| Action::Place { piece: first, to }),
-            );
+        full |= u64::from(placed >= usize::from(quota)) << q;
+    }
+    let mut last = None;
+    for &(to, quota) in p.cells(player) {
+        if full & (1 << quota) == 0 && state.top_owner(to) == EMPTY && last != Some(to) {
+            out.push(Action::Place { piece: first, to });
+            last = Some(to);
         }
     }
-    out[start..].sort_unstable_by_key(|a| match a {
-        Action::Place { to, .. } => *to,
-        _ => unreachable!("only placements are listed here"),
-    });
-    let mut kept = start;
-    for i in start..out.len() {
-        if kept == start || out[i] != out[kept - 1] {
-            out[kept] = out[i];
-            kept += 1;
-        }
-    }
-    out.truncate(kept);
+    let kept = out.len();
     // The same cells for every other kind.
     for piece in kinds {
         for i in start..kept {
