@@ -22,6 +22,11 @@ pub struct Engine {
     scripts: Box<dyn Scripts>,
 }
 
+/// Room reserved in a new game's logs: a typical game never reallocates
+/// them. (Only here: the state the Lua host borrows as a placeholder
+/// during a script call must stay free to build.)
+const EXPECTED_PLIES: usize = 256;
+
 /// How many script steps one decision may take before the engine calls the
 /// rules broken (a scripted phase that never asks and never ends).
 const MAX_SCRIPT_STEPS: usize = 100_000;
@@ -56,6 +61,7 @@ impl Engine {
             rng.shuffle(&mut pieces);
         }
         let mut state = GameState::new(pieces, g.board.len(), g.players.len(), rng);
+        state.reserve_plies(EXPECTED_PLIES);
         state.vars = g.vars.clone();
         state.first_player = match g.first_player {
             FirstPlayer::Fixed(p) => p,

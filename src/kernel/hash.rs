@@ -39,8 +39,21 @@ mod tests {
     fn keys_are_pinned() {
         // Saved games keep their repetition history; these must never move.
         assert_eq!(mix(0), 0xe220_a839_7b1d_cdaf);
-        assert_eq!(piece_key(1, 2, 3, 4), piece_key(1, 2, 3, 4));
-        assert_ne!(piece_key(1, 2, 3, 4), piece_key(2, 2, 3, 4));
+        assert_eq!(piece_key(1, 2, 3, 4), 0x1f84_520f_72c7_f3db);
+        assert_eq!(str_key("Merchant"), 0xe815_d0ed_05bb_74ca);
+    }
+
+    #[test]
+    fn every_field_changes_a_piece_key() {
+        let base = piece_key(1, 2, 3, 4);
+        for other in [
+            piece_key(0, 2, 3, 4),
+            piece_key(1, 0, 3, 4),
+            piece_key(1, 2, 0, 4),
+            piece_key(1, 2, 3, 0),
+        ] {
+            assert_ne!(base, other);
+        }
         assert_ne!(str_key("a"), str_key("b"));
     }
 }

@@ -3,8 +3,7 @@
 //! The kernel calls scripts only where a rule needs a procedure (a special
 //! action, a scripted phase, an unusual combat result, the end of a game by
 //! repetition), so a ply that needs no script pays nothing for them
-//! (DESIGN principle 7). The Lua host implements this trait; tests and
-//! purely native games can use [`NoScripts`].
+//! (DESIGN principle 7). The Lua host implements this trait.
 
 use crate::kernel::board::SpaceId;
 use crate::kernel::event::Resolved;
@@ -75,46 +74,5 @@ pub trait Scripts {
         _arg: &str,
     ) -> Option<Result<String, RulesError>> {
         None
-    }
-}
-
-/// For games (and tests) without scripts: any call is an error that says so.
-pub struct NoScripts;
-
-impl NoScripts {
-    fn missing<T>(what: &str) -> Result<T, RulesError> {
-        Err(RulesError(format!(
-            "this game has no scripts, but its data asks for {what}"
-        )))
-    }
-}
-
-impl Scripts for NoScripts {
-    fn special(
-        &self,
-        _: &mut GameState,
-        name: &str,
-        _: PlayerId,
-        _: SpaceId,
-    ) -> Result<(), RulesError> {
-        Self::missing(&format!("rules.{name}"))
-    }
-    fn combat(
-        &self,
-        _: &mut GameState,
-        name: &str,
-        _: PieceId,
-        _: PieceId,
-    ) -> Result<Resolved, RulesError> {
-        Self::missing(&format!("rules.{name}"))
-    }
-    fn repetition(&self, _: &mut GameState, name: &str) -> Result<(), RulesError> {
-        Self::missing(&format!("rules.{name}"))
-    }
-    fn run_phase(&self, _: &mut GameState, phase: &str) -> Result<Step, RulesError> {
-        Self::missing(&format!("phases.{phase}"))
-    }
-    fn choose(&self, _: &mut GameState, phase: &str, _: &str) -> Result<(), RulesError> {
-        Self::missing(&format!("phases.{phase}"))
     }
 }

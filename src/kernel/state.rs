@@ -15,10 +15,6 @@ use serde::{Deserialize, Serialize};
 
 const NONE: u16 = u16::MAX;
 
-/// Room reserved for a game's log, events and history, so a typical game
-/// grows them without reallocating.
-const EXPECTED_PLIES: usize = 256;
-
 /// One entry of the phase stack: a procedure in progress, with its context
 /// as data, so a decision in the middle of it needs no suspended script.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -118,15 +114,23 @@ impl GameState {
             first_player: PlayerId(0),
             rng,
             ply: 0,
-            log: Vec::with_capacity(EXPECTED_PLIES),
-            events: Vec::with_capacity(EXPECTED_PLIES),
-            history: Vec::with_capacity(EXPECTED_PLIES),
+            log: Vec::new(),
+            events: Vec::new(),
+            history: Vec::new(),
             history_floor: 0,
             piece_hash: 0,
             result: None,
         };
         state.rebuild_index(spaces);
         state
+    }
+
+    /// Reserves room for a game of `plies` actions in the log, the events
+    /// and the history, so a playout grows them without reallocating.
+    pub fn reserve_plies(&mut self, plies: usize) {
+        self.log.reserve(plies);
+        self.events.reserve(plies);
+        self.history.reserve(plies);
     }
 
     /// Rebuilds what serialization skips: the occupancy index and the piece

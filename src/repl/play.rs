@@ -4,6 +4,7 @@
 use crate::kernel::action::Action;
 use crate::kernel::game::PhaseKind;
 use crate::kernel::notation::normalise;
+use crate::kernel::state::GameState;
 use crate::repl::commands::COMMANDS;
 use crate::repl::session::{Seat, Session};
 
@@ -204,42 +205,45 @@ fn count(arg: &str, what: &str) -> Result<usize, String> {
 
 pub fn undo(s: &mut Session, arg: &str) -> Result<String, String> {
     let n = count(arg, "undo")?;
-    if s.line.undo.is_empty() {
-        return Err("nothing to undo".into());
-    }
-    let n = n.min(s.line.undo.len());
-    for _ in 0..n {
-        let prev = s.line.undo.pop().expect("checked");
-        let now = std::mem::replace(&mut s.line.state, prev);
-        s.line.redo.push(now);
-    }
-    s.reset_narration();
-    s.dirty = true;
-    Ok(format!(
-        "took back {n} step{} to ply {}\n{}",
-        if n == 1 { "" } else { "s" },
-        s.state().ply,
-        s.status()
-    ))
+    let line = &mut s.line;
+    let n = shift(&mut line.state, &mut line.undo, &mut line.redo, n).ok_or("nothing to undo")?;
+    Ok(after_shift(s, "took back", n))
 }
 
 pub fn redo(s: &mut Session, arg: &str) -> Result<String, String> {
     let n = count(arg, "redo")?;
-    if s.line.redo.is_empty() {
-        return Err("nothing to redo".into());
+    let line = &mut s.line;
+    let n = shift(&mut line.state, &mut line.redo, &mut line.undo, n).ok_or("nothing to redo")?;
+    Ok(after_shift(s, "replayed", n))
+}
+
+/// Moves up to `n` states from one history to the other through the
+/// current state (undo and redo are mirror images); `None` when `from` is
+/// empty, else how many steps were taken.
+fn shift(
+    state: &mut GameState,
+    from: &mut Vec<GameState>,
+    to: &mut Vec<GameState>,
+    n: usize,
+) -> Option<usize> {
+    if from.is_empty() {
+        return None;
     }
-    let n = n.min(s.line.redo.len());
+    let n = n.min(from.len());
     for _ in 0..n {
-        let next = s.line.redo.pop().expect("checked");
-        let now = std::mem::replace(&mut s.line.state, next);
-        s.line.undo.push(now);
+        let next = from.pop().expect("checked");
+        to.push(std::mem::replace(state, next));
     }
+    Some(n)
+}
+
+fn after_shift(s: &mut Session, verb: &str, n: usize) -> String {
     s.reset_narration();
     s.dirty = true;
-    Ok(format!(
-        "replayed {n} step{} to ply {}\n{}",
+    format!(
+        "{verb} {n} step{} to ply {}\n{}",
         if n == 1 { "" } else { "s" },
         s.state().ply,
         s.status()
-    ))
+    )
 }
