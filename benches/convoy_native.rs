@@ -21,75 +21,34 @@ mod convoy_native {
     pub mod check;
     pub mod native;
 }
+#[path = "shared/mod.rs"]
+mod shared;
 
 use convoy_native::{check, native};
-use portolan::data::catalog::Catalog;
 use portolan::kernel::action::Action;
 use portolan::kernel::engine::Engine;
-use portolan::load::{Request, load};
 use portolan::sim::{game_seed, play_game};
+use shared::plan::Plan;
+use shared::timing::{Timing, ratios};
 use std::hint::black_box;
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 /// The run seed of every game here: game `i` plays `game_seed(RUN, i)`.
 const RUN: u64 = 1;
 
-/// How much work each mode does.
-struct Plan {
-    verify: u64,
-    timed: u64,
-    rounds: u32,
-}
-
 fn main() {
-    // `cargo bench` passes `--bench` to a bench without the libtest harness;
-    // `cargo test` does not.
-    let full = std::env::args().any(|a| a == "--bench");
-    let plan = if full {
+    let plan = Plan::from_env(
+        "CONVOY",
         Plan {
-            verify: env_or("CONVOY_VERIFY_GAMES", 2_000),
-            timed: env_or("CONVOY_TIMED_GAMES", 20_000),
-            rounds: env_or("CONVOY_ROUNDS", 3) as u32,
-        }
-    } else {
-        Plan {
-            verify: 100,
-            timed: 100,
-            rounds: 1,
-        }
-    };
-    if !full {
-        println!("smoke run (no --bench): a few games, figures not meaningful; use `cargo bench`");
-    }
-    let engine = med_convoy();
+            verify: 2_000,
+            timed: 20_000,
+            rounds: 3,
+        },
+    );
+    let engine = shared::stock::engine("med-convoy");
     let tables = native::Tables::new();
     check::assumptions(&engine, &tables);
     verify(&engine, &tables, plan.verify);
     measure(&engine, &tables, &plan);
-}
-
-fn env_or(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-/// The stock med-convoy, base rules, from this repository's rules folder.
-fn med_convoy() -> Engine {
-    let catalog = Catalog::new(
-        Some(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"))),
-        None,
-    );
-    let request = Request {
-        target: "med-convoy".into(),
-        options: vec![],
-    };
-    match load(&catalog, &request) {
-        Ok(loaded) => loaded.engine,
-        Err(e) => panic!("med-convoy does not load:\n{e}"),
-    }
 }
 
 /// Plays `games` seeds both ways and panics unless every game has the same
@@ -175,81 +134,18 @@ fn verify(engine: &Engine, tables: &native::Tables, games: u64) {
     );
 }
 
-/// One side's timing: the best of several rounds over the same seeds,
-/// by wall clock and by time on a CPU. The machine may be busy: wall time
-/// then includes waiting for a core, which on-CPU time leaves out.
-struct Timing {
-    wall: Duration,
-    cpu: Option<Duration>,
-    plies: u64,
-    games: u64,
-}
-
-impl Timing {
-    fn new() -> Timing {
-        Timing {
-            wall: Duration::MAX,
-            cpu: None,
-            plies: 0,
-            games: 0,
-        }
-    }
-
-    /// Times `play` over `games` seeds and keeps the better figures.
-    fn round(&mut self, games: u64, mut play: impl FnMut(u64) -> u32) {
-        let (wall, cpu) = (Instant::now(), thread_cpu());
-        let mut plies = 0u64;
-        for i in 0..games {
-            plies += u64::from(play(black_box(game_seed(RUN, i))));
-        }
-        let wall = wall.elapsed();
-        let cpu = cpu.zip(thread_cpu()).map(|(a, b)| b - a);
-        self.wall = self.wall.min(wall);
-        self.cpu = match (self.cpu, cpu) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        (self.plies, self.games) = (plies, games);
-    }
-
-    fn report(&self, name: &str) {
-        let line = |clock: &str, d: Duration| {
-            let secs = d.as_secs_f64();
-            println!(
-                "{name:>6} ({clock}): {:>8.0} games/s  {:>6.1} plies/game  {:>6.1} ns/ply  ({} games in {:.3} s)",
-                self.games as f64 / secs,
-                self.plies as f64 / self.games as f64,
-                secs * 1e9 / self.plies as f64,
-                self.games,
-                secs
-            );
-        };
-        line("wall", self.wall);
-        if let Some(cpu) = self.cpu {
-            line(" cpu", cpu);
-        }
-    }
-}
-
-/// How long this thread has run on a CPU (Linux's schedstat, in ns);
-/// `None` where that file does not exist.
-fn thread_cpu() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns = stat.split_whitespace().next()?.parse().ok()?;
-    Some(Duration::from_nanos(ns))
-}
-
 /// Single-threaded games/s of both sides, rounds interleaved so a burst of
 /// load elsewhere on the machine hits both alike.
 fn measure(engine: &Engine, tables: &native::Tables, plan: &Plan) {
     let bots = ["random".to_string()];
     let mut history = Vec::new();
+    let seeds: Vec<u64> = (0..plan.timed).map(|i| game_seed(RUN, i)).collect();
     let (mut native_t, mut engine_t) = (Timing::new(), Timing::new());
     for _ in 0..plan.rounds {
-        native_t.round(plan.timed, |seed| {
+        native_t.round(&seeds, |seed| {
             black_box(native::play(tables, seed, &mut history)).plies
         });
-        engine_t.round(plan.timed, |seed| {
+        engine_t.round(&seeds, |seed| {
             black_box(play_game(engine, seed, &bots).expect("the engine plays the game")).ply
         });
     }
@@ -261,14 +157,9 @@ fn measure(engine: &Engine, tables: &native::Tables, plan: &Plan) {
         "single thread, best of {} round(s) of {} games (seeds game_seed({RUN}, 0..{})):",
         plan.rounds, plan.timed, plan.timed
     );
-    native_t.report("native");
-    engine_t.report("engine");
-    let ratio = |e: Duration, n: Duration| e.as_secs_f64() / n.as_secs_f64();
-    let mut clocks = vec![("wall", ratio(engine_t.wall, native_t.wall))];
-    if let (Some(e), Some(n)) = (engine_t.cpu, native_t.cpu) {
-        clocks.push(("cpu", ratio(e, n)));
-    }
-    for (clock, r) in clocks {
+    native_t.report("native", "game", "games");
+    engine_t.report("engine", "game", "games");
+    for (clock, r) in ratios(&engine_t, &native_t) {
         println!(
             "engine/native time ({clock}): {r:.2}x: the engine plays at {:.0}% of native speed (goal: at least 50%)",
             100.0 / r
