@@ -9,10 +9,12 @@
 //! picks) and final position of the game's random stream, so every draw
 //! matched. The first difference is printed with its seed, then located by
 //! a lock-step replay (the choices, the stream and the pick at every
-//! decision). Then it times each side single-threaded, by wall clock and
-//! by on-CPU time, and prints journeys/s and the ratio. Timing the same
-//! work on both sides is the point: a faster native version that played
-//! other journeys would measure nothing. `SOLO_VERIFY_GAMES` (5000),
+//! decision). Each scenario that changes the tables is verified the same
+//! way, since the native version reads them from the compiled game. Then
+//! it times each side single-threaded, by wall clock and by on-CPU time,
+//! and prints journeys/s and the ratio. Timing the same work on both sides
+//! is the point: a faster native version that played other journeys would
+//! measure nothing. `SOLO_VERIFY_GAMES` (5000 per target),
 //! `SOLO_TIMED_GAMES` (20000) and `SOLO_ROUNDS` (3, the best is kept)
 //! change the amounts.
 //!
@@ -36,6 +38,8 @@ use solo_native::journey::{self, Journey};
 use solo_native::tables::{OPTIONS, Tables};
 use std::hint::black_box;
 
+const GAME: &str = "solo-convoy";
+
 /// The run seed of every journey here: journey `i` plays
 /// `game_seed(RUN, i)`, as `portolan simulate --seed 1` does.
 const RUN: u64 = 1;
@@ -49,17 +53,36 @@ fn main() {
             rounds: 3,
         },
     );
-    let engine = shared::stock::engine("solo-convoy");
+    let (engine, tables) = load(GAME);
+    verify(GAME, &engine, &tables, plan.verify);
+    // The scenarios change the tables the native version reads: each one
+    // that changes them is verified too, so the reading is checked, not
+    // only the stock numbers.
+    for name in shared::stock::catalog().scenario_ids(GAME) {
+        let target = format!("{GAME}/{name}");
+        let (scenario, scenario_tables) = load(&target);
+        if scenario.game.tables == engine.game.tables {
+            println!("{target}: the same tables as {GAME}, verified with it");
+        } else {
+            verify(&target, &scenario, &scenario_tables, plan.verify);
+        }
+    }
+    measure(&engine, &tables, &plan);
+}
+
+/// A game or scenario's engine and the native tables read from it, once
+/// the native version's assumptions about it are checked.
+fn load(target: &str) -> (Engine, Tables) {
+    let engine = shared::stock::engine(target);
     let tables = Tables::read(&engine.game.tables);
     check::assumptions(&engine, &tables);
-    verify(&engine, &tables, plan.verify);
-    measure(&engine, &tables, &plan);
+    (engine, tables)
 }
 
 /// Plays `journeys` seeds both ways and panics unless every journey is
 /// identical (see `check::differences`); the first difference is described
 /// first. Prints both sides' mean score and what the journeys covered.
-fn verify(engine: &Engine, tables: &Tables, journeys: u64) {
+fn verify(target: &str, engine: &Engine, tables: &Tables, journeys: u64) {
     let bots = ["random".to_string()];
     let mut picks = Vec::new();
     let mut mismatches = 0u64;
@@ -76,7 +99,7 @@ fn verify(engine: &Engine, tables: &Tables, journeys: u64) {
         }
         if mismatches == 0 {
             println!(
-                "MISMATCH journey {i} (seed {seed:#018x}): {}",
+                "MISMATCH {target} journey {i} (seed {seed:#018x}): {}",
                 differences.join("; ")
             );
             match check::first_divergence(engine, tables, seed) {
@@ -88,10 +111,10 @@ fn verify(engine: &Engine, tables: &Tables, journeys: u64) {
     }
     assert_eq!(
         mismatches, 0,
-        "{mismatches} of {journeys} journeys differ between the engine and the native journey"
+        "{mismatches} of {journeys} {target} journeys differ between the engine and the native journey"
     );
     println!(
-        "verified: {journeys} journeys identical (score, plies, action log, final random stream)"
+        "{target}: verified {journeys} journeys identical (score, plies, action log, final random stream)"
     );
     sums.report(tables, journeys);
 }

@@ -1,24 +1,27 @@
-//! The engine a native-baseline bench measures against.
+//! The engines a native-baseline bench measures against: this
+//! repository's rules and scenarios folders (so a bench measures the
+//! working copy, not the files built into the binary).
 
 use portolan::data::catalog::Catalog;
 use portolan::kernel::engine::Engine;
 use portolan::load::{Request, load};
-use std::path::PathBuf;
+use std::path::Path;
 
-/// A stock game, base rules, from this repository's rules folder (so a
-/// bench measures the working copy's rules, not the ones built into the
-/// binary).
-pub fn engine(game: &str) -> Engine {
-    let catalog = Catalog::new(
-        Some(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"))),
-        None,
-    );
+/// This repository's rules and scenarios.
+pub fn catalog() -> Catalog {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    Catalog::new(Some(root.join("rules")), Some(root.join("scenarios")))
+}
+
+/// A game (`med-convoy`) or a scenario (`solo-convoy/long-run`), with no
+/// optional rule switched on by the request.
+pub fn engine(target: &str) -> Engine {
     let request = Request {
-        target: game.into(),
+        target: target.into(),
         options: vec![],
     };
-    match load(&catalog, &request) {
+    match load(&catalog(), &request) {
         Ok(loaded) => loaded.engine,
-        Err(e) => panic!("{game} does not load:\n{e}"),
+        Err(e) => panic!("{target} does not load:\n{e}"),
     }
 }

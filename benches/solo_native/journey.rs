@@ -241,7 +241,7 @@ impl<'t> Journey<'t> {
             }
         }
         for _ in 0..rolls.max(0) {
-            if t.hits.contain(self.roll(&t.dice)) && force > 0 {
+            if t.hits.contains(self.roll(&t.dice)) && force > 0 {
                 force -= 1;
                 self.interceptions += 1;
             }
@@ -290,7 +290,7 @@ impl<'t> Journey<'t> {
             return;
         }
         let t = &self.t.second_damage;
-        if t.sinks.contain(self.roll(&t.dice)) {
+        if t.sinks.contains(self.roll(&t.dice)) {
             self.sink(ship);
         } else if self.fleets[ship].afloat > self.fleets[ship].damaged {
             self.fleets[ship].damaged += 1;

@@ -13,6 +13,7 @@ use portolan::kernel::dice::DiceExpr;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
 /// Ship types in the composition table's order; arrays indexed by type
 /// have this length.
@@ -154,7 +155,7 @@ pub struct Scoring {
 pub struct Faces(i64, i64);
 
 impl Faces {
-    pub fn contain(self, face: i64) -> bool {
+    pub fn contains(self, face: i64) -> bool {
         (self.0..=self.1).contains(&face)
     }
 }
@@ -176,11 +177,10 @@ impl Tables {
                 .position(|s| s == id)
                 .unwrap_or_else(|| panic!("no ship type '{id}' in the composition"))
         };
-        let per_type = |what: &str, map: &Map<String, Value>| -> [Option<i64>; TYPES] {
+        let per_type = |map: &BTreeMap<String, i64>| {
             let mut out = [None; TYPES];
-            for (id, v) in map {
-                let points = v.as_i64();
-                out[ship(id)] = Some(points.unwrap_or_else(|| panic!("{what}.{id}: a number")));
+            for (id, &n) in map {
+                out[ship(id)] = Some(n);
             }
             out
         };
@@ -225,8 +225,7 @@ impl Tables {
                 dice: dice(&interception.dice),
                 rolls: interception.rolls,
                 per_carrier: interception.per_carrier,
-                without: per_type("interception.without", &interception.without)
-                    .map(|n| n.unwrap_or(0)),
+                without: per_type(&interception.without).map(|n| n.unwrap_or(0)),
                 hits: interception.hits,
             },
             attack: attack.compile(|r| match r.damage.as_deref() {
@@ -255,9 +254,9 @@ impl Tables {
             }),
             scoring: Scoring {
                 start: scoring.start,
-                lost: per_type("scoring.lost", &scoring.lost).map(|n| n.unwrap_or(0)),
+                lost: per_type(&scoring.lost).map(|n| n.unwrap_or(0)),
                 interception: scoring.interception,
-                all_lost: per_type("scoring.all_lost", &scoring.all_lost),
+                all_lost: per_type(&scoring.all_lost),
             },
             ship_ids,
         }
@@ -353,7 +352,7 @@ impl<R: Rolled> RowsFile<R> {
         };
         let by_total = (first.0..=last.1)
             .map(|total| {
-                let row = self.rows.iter().find(|r| r.roll().faces().contain(total));
+                let row = self.rows.iter().find(|r| r.roll().faces().contains(total));
                 native(row.unwrap_or_else(|| panic!("no row covers the roll {total}")))
             })
             .collect();
@@ -449,7 +448,7 @@ struct InterceptionFile {
     rolls: i64,
     per_carrier: i64,
     #[serde(default)]
-    without: Map<String, Value>,
+    without: BTreeMap<String, i64>,
     hits: Faces,
 }
 
@@ -484,7 +483,7 @@ struct OptionFile {
 #[serde(deny_unknown_fields)]
 struct ScoringFile {
     start: i64,
-    lost: Map<String, Value>,
+    lost: BTreeMap<String, i64>,
     interception: i64,
-    all_lost: Map<String, Value>,
+    all_lost: BTreeMap<String, i64>,
 }
