@@ -93,7 +93,7 @@ pub fn build(
         _ => format!("{yaml_path} (after the optional rules' configure())"),
     };
     let game = Rc::new(compile(&file, &changed_by, None, options)?);
-    rules.attach(&game)?;
+    rules.attach(&game, &yaml_path, outline.as_ref())?;
     Ok(Engine::new(game, Box::new(rules)))
 }
 

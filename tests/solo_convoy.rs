@@ -14,7 +14,9 @@ use portolan::kernel::event::Event;
 use portolan::kernel::piece::PlayerId;
 use portolan::kernel::state::{GameState, set_var};
 use portolan::kernel::value::Value;
+use portolan::kernel::view::{View, Viewer};
 use portolan::load::{Request, load};
+use portolan::repl::narrate::narrate;
 use std::path::PathBuf;
 
 const TYPES: [&str; 5] = ["cargo", "tanker", "carrier", "cruiser", "destroyer"];
@@ -69,15 +71,15 @@ impl Solo {
     }
 
     fn set(&mut self, name: &str, v: i64) {
-        set_var(&mut self.state.vars, name, Some(Value::Int(v)));
+        set_var(self.state.vars_mut(), name, Some(Value::Int(v)));
     }
 
     fn set_bool(&mut self, name: &str, v: bool) {
-        set_var(&mut self.state.vars, name, Some(Value::Bool(v)));
+        set_var(self.state.vars_mut(), name, Some(Value::Bool(v)));
     }
 
     fn int(&self, name: &str) -> i64 {
-        match self.state.vars.get(name) {
+        match self.state.vars().get(name) {
             Some(Value::Int(i)) => *i,
             None => 0,
             other => panic!("{name} is {other:?}, not an integer"),
@@ -85,7 +87,7 @@ impl Solo {
     }
 
     fn text(&self, name: &str) -> String {
-        match self.state.vars.get(name) {
+        match self.state.vars().get(name) {
             Some(Value::Str(s)) => s.clone(),
             other => panic!("{name} is {other:?}, not a string"),
         }
@@ -145,14 +147,14 @@ impl Solo {
         self.choose("no option", faces);
     }
 
-    /// The narration since the last step.
+    /// The rules' narration since the last step (their log lines and
+    /// their rolls on dice tables), as the REPL shows it.
     fn log(&self) -> Vec<String> {
+        let view = View::new(&self.engine.game, &self.state, Viewer::Player(PlayerId(0)));
         self.state.events[self.mark..]
             .iter()
-            .filter_map(|e| match e {
-                Event::Text { text, .. } => Some(text.clone()),
-                _ => None,
-            })
+            .filter(|e| matches!(e, Event::Text { .. } | Event::TableRoll { .. }))
+            .filter_map(|e| narrate(&self.engine, &view, e))
             .collect()
     }
 
@@ -318,15 +320,15 @@ fn enemy_types_modify_attack_rolls() {
     let mut s = Solo::new();
     s.fleet([10, 3, 0, 10, 30]);
     s.turn(5, &engagement(6, 2, 1, &[3]));
-    assert!(s.logged("enemy 1 attack roll 3-1=2: Miss"), "{:?}", s.log());
+    assert!(s.logged("attack roll 3-1=2: Miss"), "{:?}", s.log());
     s.turn(6, &engagement(6, 4, 1, &[4, 2]));
-    assert!(s.logged("enemy 1 attack roll 4+1=5: Ship destroyed"));
+    assert!(s.logged("attack roll 4+1=5: Ship destroyed"));
     assert_eq!(s.int("lost_cargo"), 1);
     // 6+1 = 7 reads as 6; 1-1 = 0 reads as 1.
     s.turn(7, &engagement(6, 5, 1, &[6, 2]));
-    assert!(s.logged("enemy 1 attack roll 6+1=7 (read as 6): Ship destroyed"));
+    assert!(s.logged("attack roll 6+1=7 (read as 6): Ship destroyed"));
     s.turn(8, &engagement(6, 3, 1, &[1]));
-    assert!(s.logged("enemy 1 attack roll 1-1=0 (read as 1): Miss"));
+    assert!(s.logged("attack roll 1-1=0 (read as 1): Miss"));
 }
 
 // ---------------------------------------------------------- interception
@@ -373,14 +375,14 @@ fn attack_rows() {
     // Italian air force with no modifier is not available, so roll the
     // attacks with the Combined air force (force +1): force 1D6=2 -> 3.
     s.turn(5, &engagement(6, 6, 2, &[1, 2, 3, 2]));
-    assert!(s.logged("enemy 1 attack roll 1: Miss"));
-    assert!(s.logged("enemy 2 attack roll 2: Miss"));
-    assert!(s.logged("enemy 3 attack roll 3: Ship damaged"));
+    assert!(s.logged("attack roll 1: Miss"));
+    assert!(s.logged("attack roll 2: Miss"));
+    assert!(s.logged("attack roll 3: Ship damaged"));
     assert_eq!(s.int("damaged_cargo"), 1);
     s.turn(6, &engagement(6, 6, 2, &[4, 1, 5, 1, 6, 1]));
-    assert!(s.logged("enemy 1 attack roll 4: Ship damaged"));
-    assert!(s.logged("enemy 2 attack roll 5: Ship destroyed"));
-    assert!(s.logged("enemy 3 attack roll 6: Ship destroyed"));
+    assert!(s.logged("attack roll 4: Ship damaged"));
+    assert!(s.logged("attack roll 5: Ship destroyed"));
+    assert!(s.logged("attack roll 6: Ship destroyed"));
     assert_eq!(s.int("lost_tanker"), 2, "destroyed twice");
     assert_eq!(s.int("damaged_tanker"), 0, "the damaged tanker sank first");
     assert_eq!(s.afloat("tanker"), 1);
@@ -538,9 +540,9 @@ fn halfway_is_the_turn_that_completes_half_the_journey() {
     s.set("length", 21);
     s.fleet([10, 3, 1, 10, 30]);
     s.turn(10, &[2]);
-    assert!(!s.state.vars.contains_key("halfway_done"));
+    assert!(!s.state.vars().contains_key("halfway_done"));
     s.turn(11, &[2, 1]);
-    assert_eq!(s.state.vars.get("halfway_done"), Some(&Value::Bool(true)));
+    assert_eq!(s.state.vars().get("halfway_done"), Some(&Value::Bool(true)));
 }
 
 // ---------------------------------------------------------------- options
@@ -565,7 +567,7 @@ fn an_option_lasts_1d6_turns_and_blocks_others() {
     assert_eq!(s.int("turn"), 4, "turns 2 and 3 ran with no decision");
     assert!(s.text("turn_1").contains("screen option, 3 turns"));
     assert_eq!(s.choices(), ["decoy", "split", "evade", "no option"]);
-    assert!(!s.state.vars.contains_key("option"), "the screen ended");
+    assert!(!s.state.vars().contains_key("option"), "the screen ended");
 }
 
 #[test]
@@ -652,14 +654,14 @@ fn screen_adds_interception_rolls_and_raises_attack_rolls() {
     // Contact 6, Italian (-1) with screen (+1): attack 4 stays 4, damaged.
     s.choose("screen", &[1, 6, 2, 1, 6, 6, 6, 6, 6, 4, 2]);
     assert!(s.logged("The escort makes 5 interception rolls: 3 (screen +2)."));
-    assert!(s.logged("enemy 1 attack roll 4: Ship damaged"));
+    assert!(s.logged("attack roll 4: Ship damaged"));
     assert_eq!(s.int("damaged_cargo"), 1);
     // German air force (+1) with screen (+1): 3+2 = 5 destroyed.
     let mut t = Solo::new();
     t.fleet([10, 3, 0, 10, 30]);
     t.at_turn(5);
     t.choose("screen", &[1, 6, 4, 1, 6, 6, 6, 6, 6, 3, 2]);
-    assert!(t.logged("enemy 1 attack roll 3+2=5: Ship destroyed"));
+    assert!(t.logged("attack roll 3+2=5: Ship destroyed"));
 }
 
 // ---------------------------------------------------------------- scoring
@@ -754,7 +756,7 @@ fn the_same_seed_gives_the_same_journey() {
     let a = play_out(&engine("solo-convoy"), 42);
     let b = play_out(&engine("solo-convoy"), 42);
     assert_eq!(a.events, b.events);
-    assert_eq!(a.vars, b.vars);
+    assert_eq!(a.vars(), b.vars());
     assert!(a.result.is_some());
     let c = play_out(&engine("solo-convoy"), 43);
     assert_ne!(a.events, c.events);

@@ -14,14 +14,18 @@ pub fn catalog() -> Catalog {
 }
 
 /// A game (`med-convoy`) or a scenario (`solo-convoy/long-run`), with no
-/// optional rule switched on by the request.
+/// optional rule switched on by the request, unnarrated as `simulate`
+/// plays it (nobody reads a benchmark game's log).
 pub fn engine(target: &str) -> Engine {
     let request = Request {
         target: target.into(),
         options: vec![],
     };
     match load(&catalog(), &request) {
-        Ok(loaded) => loaded.engine,
+        Ok(loaded) => {
+            loaded.engine.set_narration(false);
+            loaded.engine
+        }
         Err(e) => panic!("{target} does not load:\n{e}"),
     }
 }

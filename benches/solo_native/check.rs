@@ -100,6 +100,8 @@ pub fn differences(state: &GameState, ours: &Journey, picks: &[u32]) -> Vec<Stri
 /// variable names) and the engine's narration since the last decision
 /// that matched; `None` if the journeys are identical.
 pub fn first_divergence(engine: &Engine, t: &Tables, seed: u64) -> Option<String> {
+    // The narration is what tells a reader where the journeys parted.
+    engine.set_narration(true);
     let seat = PlayerId(0);
     let mut bot = bots::make("random", bots::seat_seed(seed, seat)).expect("the random bot");
     let mut our_bot = journey::bot(seed);
@@ -222,9 +224,9 @@ fn counter_differences(t: &Tables, state: &GameState, ours: &Journey) -> Vec<Str
     let show = |v: Option<&Value>| v.map_or("-".to_string(), Value::to_string);
     expected
         .into_iter()
-        .filter(|(name, value)| state.vars.get(name) != value.as_ref())
+        .filter(|(name, value)| state.vars().get(name) != value.as_ref())
         .map(|(name, value)| {
-            let engine = show(state.vars.get(&name));
+            let engine = show(state.vars().get(&name));
             format!("{name} {engine} vs {}", show(value.as_ref()))
         })
         .collect()

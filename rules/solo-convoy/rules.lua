@@ -1,45 +1,79 @@
 -- Solitaire convoy: the procedure, one function per section of the rule
--- book. Every number it uses comes from the tables in game.yaml; every
--- value it keeps lives in the kernel's variables (see lib/convoy.lua).
+-- book. Every number it uses comes from the tables in game.yaml (the kernel
+-- rolls on the dice tables: dice.on); every value it keeps lives in the
+-- kernel's variables (see lib/convoy.lua). Log lines and the turn record
+-- are narration: they cost nothing when nobody reads the game.
 local convoy = require("lib.convoy")
-local get, add = convoy.get, convoy.add
+local rules, tables = rules, nil
+local get, set, add = vars.get, vars.set, vars.add
+local on, roll = dice.on, dice.roll
+local log, logf, narrating = game.log, game.logf, game.narrating
+local afloat, damaged = convoy.afloat, convoy.damaged
+local max, min = math.max, math.min
+local NONE = {}
+
+-- Once the data is final: the tables, for the functions below.
+function prepare()
+  tables = _ENV.tables
+  convoy.prepare()
+end
+
+-- An option's modifier to a roll, as a `source, value` pair for dice.on.
+local function option_mod(option, field)
+  if option and option[field] then
+    return option.id, option[field]
+  end
+  return nil, 0
+end
+
+-- "4", "4+2=6", "4-3=1 (read as 1)": a roll with its modifier, in words.
+local function sum_text(natural, modifier, read)
+  local text = tostring(natural)
+  if modifier ~= 0 then
+    text = string.format("%d%+d=%d", natural, modifier, natural + modifier)
+  end
+  if read ~= natural + modifier then
+    text = text .. " (read as " .. read .. ")"
+  end
+  return text
+end
 
 -- Convoy composition: roll how many ships of each type sail.
 function rules.convoy_composition()
   for _, row in ipairs(tables.composition) do
-    local n = dice.roll(row.dice, row.plural .. " (" .. row.dice .. ")")
-    for _, counter in ipairs { "sailed_", "afloat_" } do
-      vars.set(counter .. row.type, n)
+    local n = roll(row.dice, row.plural)
+    for _, name in ipairs { "sailed", "afloat" } do
+      set(convoy.counter(name, row.type), n)
     end
-    for _, counter in ipairs { "damaged_", "lost_", "home_" } do
-      vars.set(counter .. row.type, 0)
+    for _, name in ipairs { "damaged", "lost", "home" } do
+      set(convoy.counter(name, row.type), 0)
     end
-    game.log(string.format("%s: %d", row.plural, n))
+    logf("%s: %d", row.plural, n)
   end
 end
 
 -- Length of journey: the number of turns to port.
 function rules.length_of_journey()
-  local n = dice.roll(tables.journey.length, "journey length (" .. tables.journey.length .. ")")
-  vars.set("length", n)
-  game.log("The journey lasts " .. n .. " turns.")
+  local n = roll(tables.journey.length, "journey length")
+  set("length", n)
+  logf("The journey lasts %d turns.", n)
 end
 
 -- Friendly waters: no contact (so no attack) for the first turns.
 function rules.friendly_waters()
-  local n = dice.roll(tables.journey.friendly_waters, "friendly waters")
-  vars.set("friendly", n)
-  game.log(n == 1 and "Friendly waters for the first turn." or ("Friendly waters for the first " .. n .. " turns."))
+  local n = roll(tables.journey.friendly_waters, "friendly waters")
+  set("friendly", n)
+  logf("Friendly waters for the first %d turn%s.", n, n == 1 and "" or "s")
 end
 
 -- Options: the ones that may be taken now (none while one is active).
 function rules.options_offered()
   local out = {}
-  if convoy.active_option() then
+  if get("option") or get("options_used") == #tables.options then
     return out
   end
   for _, row in ipairs(tables.options) do
-    if not vars.get("used_" .. row.id) then
+    if not get(convoy.used(row.id)) then
       out[#out + 1] = row.id
     end
   end
@@ -50,77 +84,117 @@ end
 function rules.take_option(id)
   local row = convoy.option_row(id)
   local turn = get("turn")
-  local turns = dice.roll(row.duration, row.title .. " duration")
-  vars.set("used_" .. id, turn)
-  vars.set("option", id)
-  vars.set("option_until", turn + turns - 1)
-  game.log(string.format("%s option for %d turn%s (through turn %d).",
-    row.title, turns, turns == 1 and "" or "s", turn + turns - 1))
-  convoy.note(id .. " option, " .. turns .. " turns")
+  local turns = roll(row.duration, row.title .. " duration")
+  set(convoy.used(id), turn)
+  add("options_used", 1)
+  set("option", id)
+  set("option_until", turn + turns - 1)
+  logf("%s option for %d turn%s (through turn %d).", row.title, turns, turns == 1 and "" or "s",
+    turn + turns - 1)
+  convoy.note("%s option, %d turns", id, turns)
   if row.journey then
-    local extra = dice.roll(row.journey, row.title .. " adds turns")
-    add("length", extra)
-    game.log(string.format("The journey grows by %d turns to %d.", extra, get("length")))
+    local extra = roll(row.journey, row.title .. " adds turns")
+    logf("The journey grows by %d turns to %d.", extra, add("length", extra))
   end
 end
 
 -- Contact: one roll a turn, modified by last turn's result and the option.
 -- Returns the row read; its `next_turn` carries to the next turn's roll.
-function rules.contact()
-  local carried = { vars.get("next_turn_from") or "last turn", get("next_turn") }
-  local row, text = convoy.roll_on("contact", "contact roll", { carried, convoy.option_mod("contact") })
-  vars.set("next_turn", row.next_turn or 0)
-  vars.set("next_turn_from", row.next_turn and row.result or nil)
-  convoy.note("contact " .. text .. ": " .. row.result)
+function rules.contact(option)
+  local carried = get("next_turn")
+  local source, modifier = option_mod(option, "contact")
+  local row, read, natural = on("contact", get("next_turn_from") or "last turn", carried, source, modifier)
+  set("next_turn", row.next_turn or 0)
+  set("next_turn_from", row.next_turn and row.result or nil)
+  if narrating() then
+    convoy.note("contact %s: %s", sum_text(natural, carried + modifier, read), row.result)
+  end
   return row
 end
 
 -- Enemy force: what kind of enemy made contact.
 function rules.enemy_force()
-  return convoy.roll_on("enemy", "enemy type roll", {})
+  return (on("enemy"))
+end
+
+-- Modifiers in words for the log, from `source, value` pairs:
+-- " (Surprise contact -1, split -1)", or "" when none applies.
+local function sources(...)
+  local parts = {}
+  for i = 1, select("#", ...), 2 do
+    local source, value = select(i, ...)
+    if value and value ~= 0 then
+      parts[#parts + 1] = string.format("%s %+d", source, value)
+    end
+  end
+  return #parts > 0 and (" (" .. table.concat(parts, ", ") .. ")") or ""
 end
 
 -- Force size: 1D6 plus the contact, enemy and option modifiers, minimum 1.
-function rules.force_size(contact, enemy)
+function rules.force_size(contact, enemy, option)
   local t = tables.force_size
-  local modifier, sources = convoy.modifiers {
-    { contact.result, contact.force or 0 },
-    { enemy.result, enemy.force or 0 },
-    convoy.option_mod("force"),
-  }
-  local natural = dice.roll(t.dice, "force size")
-  local size = math.max(t.minimum, natural + modifier)
-  game.log(string.format("force size %s: %d %s%s", convoy.sum_text(natural, modifier, natural + modifier),
-    size, size == 1 and "enemy" or "enemies", sources))
+  local source, modifier = option_mod(option, "force")
+  local natural = roll(t.dice, "force size")
+  local total = natural + (contact.force or 0) + (enemy.force or 0) + modifier
+  local size = max(t.minimum, total)
+  if narrating() then
+    logf("force size %s: %d %s%s", sum_text(natural, total - natural, total), size,
+      size == 1 and "enemy" or "enemies",
+      sources(contact.result, contact.force, enemy.result, enemy.force, source, modifier))
+  end
   return size
 end
 
--- Interception: the number of rolls the escort makes this turn, and where
--- they come from in words.
-function rules.interception_rolls()
-  local t = tables.interception
-  local carriers = convoy.afloat("carrier")
-  local list = { { convoy.ships(carriers, "carrier"), t.per_carrier * carriers } }
-  local without = t.without or {}
-  for _, type in ipairs(convoy.types()) do
-    if without[type] and convoy.afloat(type) == 0 then
-      list[#list + 1] = { "no " .. string.lower(convoy.ship(type).plural), without[type] }
+-- The ships a type's absence costs the escort (`interception.without`).
+local function missing_types()
+  local out = {}
+  for type, lost in pairs(tables.interception.without or NONE) do
+    if afloat(type) == 0 then
+      out[#out + 1] = { type, lost }
     end
   end
-  list[#list + 1] = convoy.option_mod("interception")
-  local modifier, sources = convoy.modifiers(list)
-  return math.max(0, t.rolls + modifier), sources
+  table.sort(out, function(a, b) return a[1] < b[1] end)
+  return out
+end
+
+-- Interception: the number of rolls the escort makes this turn.
+function rules.interception_rolls(option)
+  local t = tables.interception
+  local rolls = t.rolls + t.per_carrier * afloat("carrier")
+  for type, lost in pairs(t.without or NONE) do
+    if afloat(type) == 0 then
+      rolls = rolls + lost
+    end
+  end
+  local _, modifier = option_mod(option, "interception")
+  return max(0, rolls + modifier)
+end
+
+-- Interception in words: "3 (2 aircraft carriers +2, no cruisers -1)".
+local function interception_text(option)
+  local t = tables.interception
+  local carriers = afloat("carrier")
+  local parts = { convoy.ships(carriers, "carrier"), t.per_carrier * carriers }
+  for _, missing in ipairs(missing_types()) do
+    parts[#parts + 1] = "no " .. convoy.ship(missing[1]).plural:lower()
+    parts[#parts + 1] = missing[2]
+  end
+  parts[#parts + 1], parts[#parts + 2] = option_mod(option, "interception")
+  return t.rolls .. sources(table.unpack(parts))
 end
 
 -- Interception: each roll in `hits` turns one enemy back and scores.
-function rules.interception(force)
+function rules.interception(force, option)
   local t = tables.interception
-  local rolls, sources = rules.interception_rolls()
-  game.log(string.format("The escort makes %d interception roll%s: %d%s.", rolls, rolls == 1 and "" or "s",
-    t.rolls, sources))
+  local rolls = rules.interception_rolls(option)
+  local telling = narrating()
+  if telling then
+    logf("The escort makes %d interception roll%s: %s.", rolls, rolls == 1 and "" or "s",
+      interception_text(option))
+  end
   local intercepted = 0
-  for i = 1, rolls do
-    local face = dice.roll(t.dice, string.format("interception roll %d of %d", i, rolls))
+  for _ = 1, rolls do
+    local face = roll(t.dice, "interception roll")
     local result = "no effect"
     if convoy.within(face, t.hits) then
       if force > 0 then
@@ -131,23 +205,25 @@ function rules.interception(force)
         result = "nothing left to intercept"
       end
     end
-    game.log(string.format("interception roll %d: %s", face, result))
+    if telling then
+      logf("interception roll %d: %s", face, result)
+    end
   end
   add("interceptions", intercepted)
   return force, intercepted
 end
 
 -- Targets: which type of ship a hit falls on, or nil when none is left.
-function rules.target()
-  local row = convoy.roll_on("target", "target roll", { convoy.option_mod("target") })
+function rules.target(option)
+  local row = on("target", option_mod(option, "target"))
   local type = row.type
-  if convoy.afloat(type) == 0 and row.if_none then
-    game.log("No " .. string.lower(convoy.ship(type).plural) .. " left: the hit counts against the "
-      .. string.lower(convoy.ship(row.if_none).plural) .. ".")
+  if afloat(type) == 0 and row.if_none then
+    logf("No %s left: the hit counts against the %s.", convoy.ship(type).plural:lower(),
+      convoy.ship(row.if_none).plural:lower())
     type = row.if_none
   end
-  if convoy.afloat(type) == 0 then
-    game.log("No " .. string.lower(convoy.ship(type).plural) .. " left: the hit falls on empty sea.")
+  if afloat(type) == 0 then
+    logf("No %s left: the hit falls on empty sea.", convoy.ship(type).plural:lower())
     return nil
   end
   return type
@@ -155,55 +231,61 @@ end
 
 -- One ship of a type sinks; a damaged one goes first.
 local function sink(type)
-  if convoy.damaged(type) > 0 then
-    add("damaged_" .. type, -1)
+  if damaged(type) > 0 then
+    convoy.add("damaged", type, -1)
   end
-  add("afloat_" .. type, -1)
-  add("lost_" .. type, 1)
+  convoy.add("afloat", type, -1)
+  convoy.add("lost", type, 1)
 end
 
 -- Targets: a second "damaged" on a type with a damaged ship may sink it;
 -- otherwise another ship of that type is damaged, if one is undamaged.
+-- Returns what happened, in words, for the turn record.
 function rules.damage(type)
-  local name = string.lower(convoy.ship(type).name)
-  if convoy.damaged(type) == 0 then
-    add("damaged_" .. type, 1)
-    game.log("One " .. name .. " is damaged.")
-    return name .. " damaged"
+  if damaged(type) == 0 then
+    convoy.add("damaged", type, 1)
+    logf("One %s is damaged.", convoy.ship(type).name:lower())
+    return "damaged"
   end
   local t = tables.second_damage
-  local face = dice.roll(t.dice, "second damage roll")
+  local face = roll(t.dice, "second damage")
   if convoy.within(face, t.sinks) then
-    game.log(string.format("second damage roll %d: the damaged %s is hit again and sinks", face, name))
+    logf("Second damage roll %d: the damaged %s is hit again and sinks.", face,
+      convoy.ship(type).name:lower())
     sink(type)
-    return name .. " sunk"
+    return "sunk"
   end
-  if convoy.afloat(type) > convoy.damaged(type) then
-    game.log(string.format("second damage roll %d: another %s is damaged", face, name))
-    add("damaged_" .. type, 1)
-    return name .. " damaged"
+  if afloat(type) > damaged(type) then
+    logf("Second damage roll %d: another %s is damaged.", face, convoy.ship(type).name:lower())
+    convoy.add("damaged", type, 1)
+    return "damaged"
   end
-  game.log(string.format("second damage roll %d: every %s is already damaged; no further harm", face, name))
-  return name .. " hit again, no harm"
+  logf("Second damage roll %d: every %s is already damaged; no further harm.", face,
+    convoy.ship(type).name:lower())
+  return "hit again, no harm"
 end
 
 -- Enemy attacks: one roll per enemy left, with the enemy's modifier.
-function rules.enemy_attacks(force, enemy)
-  local modifiers = { { enemy.result, enemy.attack or 0 }, convoy.option_mod("attack") }
-  local results = {}
-  for i = 1, force do
-    local row = convoy.roll_on("attack", "enemy " .. i .. " attack roll", modifiers)
+-- Returns the results in words when the game is narrated.
+function rules.enemy_attacks(force, enemy, option)
+  local source, modifier = option_mod(option, "attack")
+  local results = narrating() and {} or nil
+  for _ = 1, force do
+    local row = on("attack", enemy.result, enemy.attack, source, modifier)
     if row.damage then
-      local type = rules.target()
+      local type = rules.target(option)
+      local what
       if type == nil then
-        results[#results + 1] = "hit on empty sea"
+        what = "hit on empty sea"
       elseif row.damage == "destroyed" then
         sink(type)
-        local name = string.lower(convoy.ship(type).name)
-        game.log("One " .. name .. " is sunk.")
-        results[#results + 1] = name .. " sunk"
+        logf("One %s is sunk.", convoy.ship(type).name:lower())
+        what = "sunk"
       else
-        results[#results + 1] = rules.damage(type)
+        what = rules.damage(type)
+      end
+      if results then
+        results[#results + 1] = type and (convoy.ship(type).name:lower() .. " " .. what) or what
       end
     end
   end
@@ -211,60 +293,52 @@ function rules.enemy_attacks(force, enemy)
 end
 
 -- Contact made: enemy type, force size, interception, attacks.
-function rules.engagement(contact)
+function rules.engagement(contact, option)
   local enemy = rules.enemy_force()
-  local force = rules.force_size(contact, enemy)
-  local left, intercepted = rules.interception(force)
-  local summary = string.format("%s, force %d, %d intercepted", enemy.result, force, intercepted)
-  local results = rules.enemy_attacks(left, enemy)
-  if #results > 0 then
-    summary = summary .. ", " .. table.concat(results, ", ")
-  elseif left > 0 then
-    summary = summary .. ", all missed"
+  local force = rules.force_size(contact, enemy, option)
+  local left, intercepted = rules.interception(force, option)
+  local results = rules.enemy_attacks(left, enemy, option)
+  if results then
+    local outcome = #results > 0 and table.concat(results, ", ") or (left > 0 and "all missed" or nil)
+    convoy.note("%s, force %d, %d intercepted%s", enemy.result, force, intercepted,
+      outcome and (", " .. outcome) or "")
   end
-  convoy.note(summary)
 end
 
 -- Covering force returns: halfway, each carrier may go home with an escort.
 function rules.covering_force_returns()
   local t = tables.covering_force
-  vars.set("halfway_done", true)
-  local carriers = convoy.afloat("carrier")
+  set("halfway_done", true)
+  local carriers = afloat("carrier")
   if carriers == 0 then
-    game.log("Halfway: no carrier is left to go home.")
+    log("Halfway: no carrier is left to go home.")
     convoy.note("halfway: no carrier left")
     return
   end
-  game.log("Halfway: the covering force decides (" .. carriers .. " carrier" .. (carriers == 1 and "" or "s") .. ").")
-  local gone = {}
+  local gone = 0
   for i = 1, carriers do
-    local face = dice.roll(t.dice, "covering force roll, carrier " .. i)
-    if face >= t.returns_from then
-      local escort = dice.roll(t.escort, "escort of carrier " .. i)
-      game.log(string.format("covering force roll %d: carrier %d goes home with %d warships", face, i, escort))
+    if roll(t.dice, "covering force") >= t.returns_from then
+      local escort = roll(t.escort, "escort")
+      logf("Halfway: carrier %d goes home with %d warships.", i, escort)
       rules.send_home("carrier", 1)
       for _, type in ipairs(t.escort_from) do
-        local n = math.min(escort, convoy.afloat(type))
+        local n = min(escort, afloat(type))
         rules.send_home(type, n)
         escort = escort - n
-        if n > 0 then
-          gone[#gone + 1] = convoy.ships(n, type)
-        end
       end
-      gone[#gone + 1] = "1 carrier"
+      gone = gone + 1
     else
-      game.log(string.format("covering force roll %d: carrier %d stays", face, i))
+      logf("Halfway: carrier %d stays.", i)
     end
   end
-  convoy.note(#gone == 0 and "halfway: the carriers stay" or ("halfway, home: " .. table.concat(gone, ", ")))
+  convoy.note("halfway: %d carrier%s home", gone, gone == 1 and "" or "s")
 end
 
 -- Ships leaving the convoy (not losses); damaged ones go first.
 function rules.send_home(type, n)
-  local damaged = math.min(n, convoy.damaged(type))
-  add("damaged_" .. type, -damaged)
-  add("afloat_" .. type, -n)
-  add("home_" .. type, n)
+  convoy.add("damaged", type, -min(n, damaged(type)))
+  convoy.add("afloat", type, -n)
+  convoy.add("home", type, n)
 end
 
 -- Scoring: the total and its lines ({label, points}) for the sheet.
@@ -272,7 +346,7 @@ function rules.score()
   local t = tables.scoring
   local lines = { { "start", t.start } }
   local total = t.start
-  for _, type in ipairs(convoy.types()) do
+  for _, type in ipairs(convoy.types) do
     local lost = convoy.lost(type)
     local each = t.lost[type] or 0
     if lost > 0 and each ~= 0 then
@@ -285,10 +359,10 @@ function rules.score()
     lines[#lines + 1] = { intercepted .. " interceptions", intercepted * t.interception }
     total = total + intercepted * t.interception
   end
-  for _, type in ipairs(convoy.types()) do
+  for _, type in ipairs(convoy.types) do
     local penalty = t.all_lost[type]
     if penalty and convoy.sailed(type) > 0 and convoy.lost(type) == convoy.sailed(type) then
-      lines[#lines + 1] = { "all " .. string.lower(convoy.ship(type).plural) .. " lost", penalty }
+      lines[#lines + 1] = { "all " .. convoy.ship(type).plural:lower() .. " lost", penalty }
       total = total + penalty
     end
   end
@@ -299,76 +373,78 @@ end
 -- covering force's decision once half the journey is behind.
 function rules.play_turn(turn)
   if turn <= get("friendly") then
-    game.log("Friendly waters: no contact.")
     convoy.note("friendly waters")
   else
-    local contact = rules.contact()
+    local option = convoy.option_in_force()
+    local contact = rules.contact(option)
     if contact.contact then
-      rules.engagement(contact)
+      rules.engagement(contact, option)
     end
   end
-  if not vars.get("halfway_done") and turn >= (get("length") + 1) // 2 then
+  if turn >= (get("length") + 1) // 2 and not get("halfway_done") then
     rules.covering_force_returns()
   end
 end
 
 -- The start of a turn: an option that has run its course ends.
 function rules.start_of_turn(turn)
-  local id = vars.get("option")
+  local id = get("option")
   if id and turn > get("option_until") then
-    vars.set("option", nil)
-    game.log(convoy.option_row(id).title .. " option ends.")
+    set("option", nil)
+    logf("%s option ends.", convoy.option_row(id).title)
   end
-  game.log(string.format("Turn %d of %d.", turn, get("length")))
+  if narrating() then
+    logf("Turn %d of %d.", turn, get("length"))
+  end
 end
 
 -- The end of the journey: the score is the result.
 function rules.arrival()
   local total, lines = rules.score()
   for _, line in ipairs(lines) do
-    game.log(string.format("%-24s %+d", line[1], line[2]))
+    logf("%-24s %+d", line[1], line[2])
   end
-  game.log("Final score: " .. total)
+  logf("Final score: %d", total)
   game.finish { reason = "the convoy reached port", scores = { [convoy.PLAYER] = total } }
 end
 
 phases.setup = {}
 
 -- Setup: roll the convoy, the journey and the friendly waters.
-function phases.setup.run(frame)
+function phases.setup.run()
   rules.convoy_composition()
   rules.length_of_journey()
   rules.friendly_waters()
-  for _, name in ipairs { "interceptions", "next_turn" } do
-    vars.set(name, 0)
-  end
-  vars.set("next_turn_from", nil)
-  vars.set("turn", 1)
+  set("interceptions", 0)
+  set("next_turn", 0)
+  set("options_used", 0)
+  set("turn", 1)
   return nil
 end
 
 phases.journey = {}
 
 -- The journey: at the start of each turn, offer the options that may be
--- taken ("no option" declines); then play the turn and run again.
+-- taken ("no option" declines); then play turns until the next decision.
 function phases.journey.run(frame)
-  local turn = get("turn")
-  if turn > get("length") then
-    rules.arrival()
-    return nil
-  end
-  if frame.step < turn then
-    frame.step = turn
-    rules.start_of_turn(turn)
-    local offered = rules.options_offered()
-    if #offered > 0 then
-      offered[#offered + 1] = "no option"
-      return offered
+  local turn, step = get("turn"), frame.step
+  while turn <= get("length") do
+    if step < turn then
+      step = turn
+      frame.step = turn
+      rules.start_of_turn(turn)
+      local offered = rules.options_offered()
+      if #offered > 0 then
+        offered[#offered + 1] = "no option"
+        return offered
+      end
     end
+    rules.play_turn(turn)
+    turn = turn + 1
+    set("turn", turn)
   end
-  rules.play_turn(turn)
-  vars.set("turn", turn + 1)
-  return true
+  rules.arrival()
+  return nil
 end
 
 function phases.journey.choose(frame, choice)

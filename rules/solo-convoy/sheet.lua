@@ -1,7 +1,17 @@
 -- Solitaire convoy: what the player reads. `rules.status` is the block the
 -- REPL shows each turn; `rules.sheet` fills in the rule book's game sheet.
 local convoy = require("lib.convoy")
-local get = convoy.get
+
+-- A counter, with unset as zero (the status is shown before set-up too).
+local function get(name)
+  return vars.get(name) or 0
+end
+
+-- The option in force, if it still runs this turn.
+local function active_option()
+  local row = convoy.option_in_force()
+  return row and get("turn") <= get("option_until") and row or nil
+end
 
 -- The turn track: `x` sailed, `>` this turn, `f` friendly waters ahead,
 -- `h` the halfway turn, `.` open sea.
@@ -40,7 +50,7 @@ local HEADINGS = { "Ships", "sailed", "afloat", "damaged", "lost", "home" }
 
 -- The option in force and the ones left, in words.
 local function options_text()
-  local active = convoy.active_option()
+  local active = active_option()
   local parts = {}
   if active then
     local mods = {}

@@ -5,6 +5,7 @@ use crate::data::error::{DataError, DataErrors, suggest};
 use crate::data::game_file::{GameFile, MovementFile, PhaseFile, Ref, RelDir};
 use crate::data::locate::Outline;
 use crate::kernel::board::{Board, Dir, GridSize, SpaceId};
+use crate::kernel::dice_table::DiceTable;
 use crate::kernel::event::Resolved;
 use crate::kernel::game::*;
 use crate::kernel::piece::{BUILTIN_POOLS, KindId, Location, MAX_PLAYERS, PlayerId, RESERVE};
@@ -61,10 +62,12 @@ pub fn compile(
         flow: Vec::new(),
         victory: Victory::default(),
         tables: file.tables.clone().into_iter().collect(),
+        dice_tables: Vec::new(),
         options: Vec::new(),
         vars: file.vars.clone(),
         max_plies: file.max_plies,
     };
+    game.dice_tables = c.dice_tables(&game.tables);
     game.first_player = c.first_player(file, &game);
     game.zones = c.zones(file, &game);
     game.start = c.start_pieces(file, &game);
@@ -112,6 +115,23 @@ struct Compiler<'a> {
 impl Compiler<'_> {
     fn err(&mut self, message: impl Into<String>) {
         self.errors.push(DataError::new(self.path, message));
+    }
+
+    /// The tables written as dice tables, compiled to native lookups.
+    fn dice_tables(&mut self, tables: &serde_json::Map<String, Json>) -> Vec<DiceTable> {
+        let mut compiled = Vec::new();
+        for (name, table) in tables {
+            match DiceTable::compile(name, table) {
+                Ok(Some(t)) => compiled.push(t),
+                Ok(None) => {}
+                Err(problems) => {
+                    for p in problems {
+                        self.err_at(&p.path, p.message);
+                    }
+                }
+            }
+        }
+        compiled
     }
 
     /// An error about the value at a dotted path of the file.

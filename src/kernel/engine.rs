@@ -62,7 +62,7 @@ impl Engine {
         }
         let mut state = GameState::new(pieces, g.board.len(), g.players.len(), rng);
         state.reserve_plies(EXPECTED_PLIES);
-        state.vars = g.vars.clone();
+        *state.vars_mut() = g.vars.clone();
         state.first_player = match g.first_player {
             FirstPlayer::Fixed(p) => p,
             FirstPlayer::Coin => PlayerId(state.rng.below(g.players.len() as u32) as u8),
@@ -119,8 +119,7 @@ impl Engine {
             (PhaseKind::Script, Action::Choice(i)) => {
                 let top = state.stack.last_mut().expect("a frame is on the stack");
                 let choice = std::mem::take(&mut top.choices).swap_remove(i as usize);
-                self.scripts
-                    .choose(state, &self.game.phases[phase].name, &choice)?;
+                self.scripts.choose(state, phase as u16, &choice)?;
             }
             (PhaseKind::Script, a) => {
                 return Err(RulesError(format!("a scripted phase cannot take {a:?}")));
@@ -224,7 +223,7 @@ impl Engine {
                 PhaseKind::Movement(_) => frame.step == u32::MAX,
                 PhaseKind::Script if frame.step == u32::MAX => true,
                 PhaseKind::Script if !frame.choices.is_empty() => return Ok(()),
-                PhaseKind::Script => match self.scripts.run_phase(state, &phase.name)? {
+                PhaseKind::Script => match self.scripts.run_phase(state, frame.phase)? {
                     Step::Done => true,
                     Step::Continue => continue,
                     Step::Decide(choices) if choices.is_empty() => true,
@@ -250,6 +249,19 @@ impl Engine {
             Location::Space(s) => self.game.board.name(s),
             Location::Pool(p) => &self.game.pools[p.0 as usize],
         }
+    }
+
+    /// Checks that no script changed the rules' own tables since they
+    /// loaded, and undoes any change (see [`Scripts::reset`]). Simulations
+    /// check at the end of a run, the REPL after every command.
+    pub fn check_scripts(&self) -> Result<(), RulesError> {
+        self.scripts.reset()
+    }
+
+    /// Records the rules' narration or not (see [`Scripts::set_narration`]):
+    /// simulations switch it off.
+    pub fn set_narration(&self, on: bool) {
+        self.scripts.set_narration(on);
     }
 
     /// Evaluates designer code against a copy of the state (REPL `lua`).

@@ -68,6 +68,17 @@ pub enum Event {
         total: i64,
         why: String,
     },
+    /// A roll on one of the rules' dice tables (`dice.on`): the dice, each
+    /// modifier with its source, the total read after clamping to the
+    /// table's ends, and the row it read (`None` in a gap between rows).
+    TableRoll {
+        table: String,
+        dice: Vec<u32>,
+        natural: i64,
+        modifiers: Vec<(String, i64)>,
+        read: i64,
+        row: Option<u16>,
+    },
     /// A line of narration from a rule script, seen by the players in `to`.
     Text {
         text: String,

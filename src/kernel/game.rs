@@ -3,6 +3,7 @@
 //! option overlays), then shared, immutable, by every game of a session.
 
 use crate::kernel::board::{Board, Dir, SpaceId};
+use crate::kernel::dice_table::DiceTable;
 use crate::kernel::event::Resolved;
 use crate::kernel::piece::{KindId, PlayerId};
 use crate::kernel::value::Vars;
@@ -224,6 +225,16 @@ pub struct OptionDef {
     pub enabled: bool,
 }
 
+/// A Lua function named by the game's data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScriptRef {
+    /// `rules.NAME`, named at `path` in `game.yaml`.
+    Rule { name: String, path: String },
+    /// The scripted phase `phases.NAME` (its `run`, and `choose` if it
+    /// ever offers a choice).
+    Phase { name: String, path: String },
+}
+
 /// A compiled game.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -242,17 +253,19 @@ pub struct Game {
     pub flow: Vec<u16>,
     pub victory: Victory,
     pub tables: serde_json::Map<String, serde_json::Value>,
+    /// The tables written as dice tables (`dice` + `rows`), compiled.
+    pub dice_tables: Vec<DiceTable>,
     pub options: Vec<OptionDef>,
     pub vars: Vars,
     pub max_plies: u32,
 }
 
 impl Game {
+    /// A player by id, in any case (`Blue` finds `blue`).
     pub fn player_index(&self, id: &str) -> Option<PlayerId> {
-        let id = id.to_ascii_lowercase();
         self.players
             .iter()
-            .position(|p| p.id == id)
+            .position(|p| p.id.eq_ignore_ascii_case(id))
             .map(|i| PlayerId(i as u8))
     }
 
@@ -285,6 +298,10 @@ impl Game {
             .map(|i| crate::kernel::piece::PoolId(i as u8))
     }
 
+    pub fn dice_table(&self, name: &str) -> Option<&DiceTable> {
+        self.dice_tables.iter().find(|t| t.name == name)
+    }
+
     pub fn phase_index(&self, name: &str) -> Option<u16> {
         self.phases
             .iter()
@@ -303,6 +320,47 @@ impl Game {
 
     pub fn option_enabled(&self, id: &str) -> bool {
         self.options.iter().any(|o| o.id == id && o.enabled)
+    }
+
+    /// Every Lua function the data names, with the dotted path in
+    /// `game.yaml` where it is named, so a package that names a function no
+    /// script defines is refused when it loads, not when the rule is needed.
+    pub fn script_references(&self) -> Vec<ScriptRef> {
+        let mut refs = Vec::new();
+        for p in &self.phases {
+            match &p.kind {
+                PhaseKind::Script => refs.push(ScriptRef::Phase {
+                    name: p.name.clone(),
+                    path: format!("phases.{}", p.name),
+                }),
+                PhaseKind::Movement(m) => {
+                    for (i, s) in m.specials.iter().enumerate() {
+                        refs.push(ScriptRef::Rule {
+                            name: s.script.clone(),
+                            path: format!("phases.{}.specials.{i}.script", p.name),
+                        });
+                    }
+                    let scripted = m.combat.iter().flatten().flatten().filter_map(|e| match e {
+                        CombatEntry::Script(name) => Some(name),
+                        _ => None,
+                    });
+                    for name in scripted {
+                        let path = format!("phases.{}.combat", p.name);
+                        if !refs.iter().any(|r| matches!(r, ScriptRef::Rule { name: n, .. } if n == name)) {
+                            refs.push(ScriptRef::Rule { name: name.clone(), path });
+                        }
+                    }
+                }
+                PhaseKind::Placement(_) => {}
+            }
+        }
+        if let Some((_, name)) = &self.victory.repetition {
+            refs.push(ScriptRef::Rule {
+                name: name.clone(),
+                path: "victory.repetition.script".into(),
+            });
+        }
+        refs
     }
 
     /// The player after `p` in seating order.

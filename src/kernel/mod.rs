@@ -4,6 +4,7 @@
 pub mod action;
 pub mod board;
 pub mod dice;
+pub mod dice_table;
 pub mod engine;
 pub mod event;
 pub mod game;
@@ -13,6 +14,7 @@ pub mod notation;
 pub mod piece;
 pub mod placement;
 pub mod rng;
+pub mod script_data;
 pub mod scripts;
 pub mod state;
 pub mod value;

@@ -53,10 +53,22 @@ pub trait Scripts {
     ) -> Result<Resolved, RulesError>;
     /// Calls `rules.<name>` when a position repeats; it should end the game.
     fn repetition(&self, state: &mut GameState, name: &str) -> Result<(), RulesError>;
-    /// Runs the scripted phase on top of the stack until it needs a decision.
-    fn run_phase(&self, state: &mut GameState, phase: &str) -> Result<Step, RulesError>;
+    /// Runs the scripted phase on top of the stack (phase index `phase`)
+    /// until it needs a decision.
+    fn run_phase(&self, state: &mut GameState, phase: u16) -> Result<Step, RulesError>;
     /// Gives the scripted phase on top of the stack its player's choice.
-    fn choose(&self, state: &mut GameState, phase: &str, choice: &str) -> Result<(), RulesError>;
+    fn choose(&self, state: &mut GameState, phase: u16, choice: &str) -> Result<(), RulesError>;
+    /// Whether the rules' narration (log lines, roll details) is recorded:
+    /// on for a game someone watches, off for simulations, where nobody
+    /// reads it and building it would cost more than the rules.
+    fn set_narration(&self, _on: bool) {}
+    /// Puts the scripts back as they were when loaded: an error names what
+    /// a script changed (rules keep no state between calls or games), after
+    /// undoing it. It walks every table the rules built, so callers run it
+    /// between runs or commands, not between the games of a simulation.
+    fn reset(&self) -> Result<(), RulesError> {
+        Ok(())
+    }
     /// Evaluates designer code against a copy of the state (the REPL's
     /// `lua` command); games without scripts have nothing to evaluate.
     fn eval(&self, _state: &GameState, _code: &str) -> Result<String, RulesError> {

@@ -79,7 +79,14 @@ pub struct GameState {
     pieces: Vec<Piece>,
     #[serde(skip)]
     occupancy: Occupancy,
-    pub vars: Vars,
+    /// The game's variables; read with [`GameState::vars`], changed with
+    /// [`GameState::vars_mut`] (which the script host's cache relies on).
+    vars: Vars,
+    /// Which state this is, and how often its variables were changed from
+    /// outside the script API: the Lua host keeps a cache of game
+    /// variables across calls only while this stays the same.
+    #[serde(skip)]
+    vars_stamp: VarsStamp,
     pub players: Vec<PlayerState>,
     pub stack: Vec<Frame>,
     /// The next entry of the game's flow to start when the stack empties.
@@ -98,6 +105,9 @@ pub struct GameState {
     pub history_floor: usize,
     #[serde(skip)]
     piece_hash: u64,
+    /// Bytes of the variables scripts keep here (see `script_data.rs`).
+    #[serde(skip)]
+    pub(crate) script_bytes: usize,
     pub result: Option<Outcome>,
 }
 
@@ -108,6 +118,7 @@ impl GameState {
             pieces,
             occupancy: Occupancy::default(),
             vars: Vars::new(),
+            vars_stamp: VarsStamp::default(),
             players: vec![PlayerState::default(); players],
             stack: Vec::new(),
             flow: 0,
@@ -119,10 +130,30 @@ impl GameState {
             history: Vec::new(),
             history_floor: 0,
             piece_hash: 0,
+            script_bytes: 0,
             result: None,
         };
         state.rebuild_index(spaces);
         state
+    }
+
+    /// The game's variables.
+    pub fn vars(&self) -> &Vars {
+        &self.vars
+    }
+
+    /// The game's variables, to change: any change made here is seen by the
+    /// Lua host's next call (its cache is dropped).
+    pub fn vars_mut(&mut self) -> &mut Vars {
+        self.vars_stamp.version += 1;
+        &mut self.vars
+    }
+
+    /// Identifies this state and the version of its variables: two calls
+    /// that see the same stamp see the same variables, as far as any
+    /// change outside the script API goes.
+    pub fn vars_stamp(&self) -> (u64, u64) {
+        (self.vars_stamp.instance, self.vars_stamp.version)
     }
 
     /// Reserves room for a game of `plies` actions in the log, the events
@@ -153,6 +184,7 @@ impl GameState {
         for i in 0..self.pieces.len() {
             self.index_owner(PieceId(i as u16));
         }
+        self.script_bytes = self.measure_script_data();
     }
 
     /// Adds a piece (a reinforcement, a convoy's ship) and returns its id.
@@ -346,6 +378,38 @@ impl GameState {
         self.refresh_top(space);
     }
 }
+
+/// A state's identity for caches: every state, clone or copy read from a
+/// file gets an instance number of its own; equality ignores it.
+#[derive(Debug)]
+struct VarsStamp {
+    instance: u64,
+    version: u64,
+}
+
+impl Default for VarsStamp {
+    fn default() -> Self {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        VarsStamp {
+            instance: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            version: 0,
+        }
+    }
+}
+
+impl Clone for VarsStamp {
+    fn clone(&self) -> Self {
+        VarsStamp::default()
+    }
+}
+
+impl PartialEq for VarsStamp {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for VarsStamp {}
 
 /// Sets or clears one variable.
 pub fn set_var(vars: &mut Vars, name: &str, value: Option<Value>) {

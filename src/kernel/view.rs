@@ -94,7 +94,7 @@ impl View {
                 Viewer::All => None,
             },
             pieces,
-            vars: state.vars.clone(),
+            vars: state.vars().clone(),
             player_vars,
             to_move: if state.result.is_none() {
                 state.stack.last().map(|f| f.player)

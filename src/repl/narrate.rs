@@ -94,6 +94,14 @@ pub fn narrate(engine: &Engine, view: &View, event: &Event) -> Option<String> {
                 format!("{label}{expr} rolled {} = {total}", faces.join("+"))
             }
         }
+        Event::TableRoll {
+            table,
+            dice,
+            natural,
+            modifiers,
+            read,
+            row,
+        } => table_roll(engine, table, dice, *natural, modifiers, *read, *row),
         Event::Text { text, .. } => text.clone(),
         Event::Finished(o) => {
             let who = o.winner.map_or("Game over: no winner".to_string(), |w| {
@@ -102,4 +110,46 @@ pub fn narrate(engine: &Engine, view: &View, event: &Event) -> Option<String> {
             format!("{who} ({})", o.reason)
         }
     })
+}
+
+/// A roll on a dice table in the rule book's words:
+/// `contact roll 4+2=6: Contact (Reconnaissance plane +2)`.
+fn table_roll(
+    engine: &Engine,
+    table: &str,
+    dice: &[u32],
+    natural: i64,
+    modifiers: &[(String, i64)],
+    read: i64,
+    row: Option<u16>,
+) -> String {
+    let t = engine.game.dice_table(table);
+    let label = t.map_or(table, |t| t.label.as_str());
+    let mut roll = match dice {
+        [one] if i64::from(*one) == natural => natural.to_string(),
+        faces => {
+            let faces: Vec<String> = faces.iter().map(u32::to_string).collect();
+            format!("{}={natural}", faces.join("+"))
+        }
+    };
+    let modifier: i64 = modifiers.iter().map(|(_, v)| v).sum();
+    if modifier != 0 {
+        roll = format!("{roll}{modifier:+}={}", natural + modifier);
+    }
+    if read != natural + modifier {
+        roll = format!("{roll} (read as {read})");
+    }
+    let result = match row {
+        Some(r) => t
+            .and_then(|t| t.results.get(r as usize).cloned().flatten())
+            .unwrap_or_else(|| format!("row {}", r + 1)),
+        None => "no row of the table (the rules decide)".to_string(),
+    };
+    let sources = if modifiers.is_empty() {
+        String::new()
+    } else {
+        let parts: Vec<String> = modifiers.iter().map(|(s, v)| format!("{s} {v:+}")).collect();
+        format!(" ({})", parts.join(", "))
+    };
+    format!("{label} {roll}: {result}{sources}")
 }

@@ -222,16 +222,25 @@ impl Budget {
     /// them back on: its handlers would run beyond the budget's reach. Such a
     /// coroutine still carries the stop hook, since a hook only removes itself
     /// when it fires, which needs hooks on.
+    ///
+    /// Closing runs the coroutine's pending `__close` handlers on its own
+    /// state, so that state is tracked while they run, like a resume: a
+    /// handler that loops is stopped with the call.
     pub(crate) fn guarded_close(&self, lua: &Lua) -> mlua::Result<Function> {
         let close = coroutine_library_function(lua, "close")?;
+        let shared = Arc::clone(&self.shared);
         lua.create_function(move |lua, args: MultiValue| {
-            if let Some(Value::Thread(coroutine)) = args.front()
-                && coroutine.status() == ThreadStatus::Error
+            let Some(Value::Thread(coroutine)) = args.front() else {
+                return close.call::<MultiValue>(args); // let Lua report the bad argument
+            };
+            if coroutine.status() == ThreadStatus::Error
                 // SAFETY: a coroutine that died of an error is not running.
                 && unsafe { hook::is_installed(StatePtr(coroutine.state())) }
             {
                 return (false, STOP_MESSAGE.to_string_lossy()).into_lua_multi(lua);
             }
+            // `args` keeps the coroutine referenced until the guard is gone.
+            let _tracked = shared.enter(StatePtr(coroutine.state()))?;
             close.call::<MultiValue>(args)
         })
     }

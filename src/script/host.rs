@@ -1,27 +1,53 @@
 //! The Lua side of a loaded rules package: runs the package's scripts in
-//! the sandbox, applies the optional rules' overlays, and answers the
-//! kernel's [`Scripts`] calls by lending the game state to Lua.
+//! the sandbox, applies the optional rules' overlays, freezes the result,
+//! and answers the kernel's [`Scripts`] calls by lending the game state to
+//! the API for the length of each call.
 
 use crate::data::error::{DataError, DataErrors};
 use crate::data::game_file::GameFile;
 use crate::data::locate::Outline;
 use crate::kernel::board::SpaceId;
 use crate::kernel::event::Resolved;
-use crate::kernel::game::Game;
+use crate::kernel::game::{Game, ScriptRef};
 use crate::kernel::piece::{PieceId, PlayerId};
 use crate::kernel::scripts::{RulesError, Scripts, Step};
 use crate::kernel::state::GameState;
-use crate::script::api::{self, Definition, Lent};
+use crate::script::api::{self, Api, Link};
 use crate::script::error::ScriptError;
 use crate::script::limits::Limits;
 use crate::script::package::PackageFiles;
 use crate::script::sandbox::Sandbox;
-use mlua::{Function, Lua, LuaSerdeExt, Table, Value};
+use mlua::serde::SerializeOptions;
+use mlua::{Function, Lua, LuaSerdeExt, RegistryKey, Table, Value};
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// A package's scripts, loaded and sandboxed.
 pub struct LuaRules {
     sandbox: Sandbox,
+    link: Rc<Link>,
+    api: Api,
+    /// The functions the data names, found once the package is frozen.
+    named: OnceCell<Named>,
+    /// The files' `prepare()` functions, run once the data is final.
+    prepare: RefCell<Vec<Hook>>,
+}
+
+/// A load-time hook a package file defined (`configure(data)` or
+/// `prepare()`), with the file or optional rule that wrote it, for errors.
+pub struct Hook {
+    function: Function,
+    owner: String,
+}
+
+/// The Lua functions the kernel calls, looked up once instead of per call.
+struct Named {
+    rules: HashMap<String, Function>,
+    /// `(run, choose)` of each scripted phase, by phase index.
+    phases: Vec<Option<(Function, Option<Function>)>>,
+    /// The registry slots of the dice tables' rows, kept alive.
+    _rows: Vec<RegistryKey>,
 }
 
 impl LuaRules {
@@ -33,21 +59,42 @@ impl LuaRules {
         file: &GameFile,
         enabled: &[String],
         limits: Limits,
-    ) -> Result<(LuaRules, Vec<Function>), DataErrors> {
+    ) -> Result<(LuaRules, Vec<Hook>), DataErrors> {
         let mut files = PackageFiles::new(package.root.clone());
         for (path, source) in package.lua_files() {
             files.insert(path, source);
         }
         let sandbox = Sandbox::new(files, limits).map_err(|e| script_error(&package.root, &e))?;
-        let setup = sandbox.call(|lua| {
-            api::register(lua)?;
-            lua.globals().set("rules", lua.create_table()?)?;
-            lua.globals().set("phases", lua.create_table()?)
-        });
-        setup.map_err(|e| {
-            DataError::new(&package.root, format!("cannot set up the Lua API: {e}"))
-        })?;
-        let mut configure = Vec::new();
+        let link = Rc::new(Link::new(limits.host_data()));
+        let api = sandbox
+            .call(|lua| {
+                let api = api::register(lua, &link)?;
+                lua.globals().raw_set("rules", lua.create_table()?)?;
+                lua.globals().raw_set("phases", lua.create_table()?)?;
+                Ok(api)
+            })
+            .map_err(|e| {
+                DataError::new(&package.root, format!("cannot set up the Lua API: {e}"))
+            })?;
+        let rules = LuaRules {
+            sandbox,
+            link,
+            api,
+            named: OnceCell::new(),
+            prepare: RefCell::new(Vec::new()),
+        };
+        let configure = rules.run_scripts(package, file, enabled)?;
+        Ok((rules, configure))
+    }
+
+    /// Runs the package's scripts and the enabled overlays; collects their
+    /// `configure` functions (returned) and `prepare` functions (kept).
+    fn run_scripts(
+        &self,
+        package: &crate::data::package::Package,
+        file: &GameFile,
+        enabled: &[String],
+    ) -> Result<Vec<Hook>, DataErrors> {
         let mut options: Vec<_> = file
             .options
             .iter()
@@ -59,12 +106,13 @@ impl LuaRules {
             .scripts
             .iter()
             .enumerate()
-            .map(|(i, s)| (format!("scripts.{i}"), s));
+            .map(|(i, s)| (format!("scripts.{i}"), s, None));
         let overlays = options.iter().map(|o| {
             let index = file.options.iter().position(|x| x.id == o.id).unwrap_or(0);
-            (format!("options.{index}.script"), &o.script)
+            (format!("options.{index}.script"), &o.script, Some(o))
         });
-        for (written_at, path) in scripts.chain(overlays) {
+        let mut configure = Vec::new();
+        for (written_at, path, option) in scripts.chain(overlays) {
             if !package.files.contains_key(path) {
                 let message = format!(
                     "script '{path}' is not in the package: check the file name, relative to {}",
@@ -74,22 +122,34 @@ impl LuaRules {
                 e.at = outline.as_ref().and_then(|o| o.find(&written_at));
                 return Err(e.into());
             }
-            sandbox
-                .call(|lua| lua.globals().set("configure", Value::Nil))
+            self.sandbox
+                .call(|lua| clear_hooks(&lua.globals()))
                 .map_err(|e| script_error(path, &e))?;
-            sandbox
+            self.sandbox
                 .run_file(path)
                 .map_err(|e| script_error(&package.path_of(path), &e))?;
-            if let Ok(Value::Function(f)) =
-                sandbox.call(|lua| lua.globals().get::<Value>("configure"))
-            {
-                configure.push(f);
+            let owner = option.map_or_else(
+                || package.path_of(path),
+                |o| format!("optional rule {} ({})", o.number, o.id),
+            );
+            let hooks = self.sandbox.call(|lua| {
+                let g = lua.globals();
+                Ok((g.raw_get::<Value>("configure")?, g.raw_get::<Value>("prepare")?))
+            });
+            if let Ok((configure_fn, prepare_fn)) = hooks {
+                if let Value::Function(function) = configure_fn {
+                    let owner = owner.clone();
+                    configure.push(Hook { function, owner });
+                }
+                if let Value::Function(function) = prepare_fn {
+                    self.prepare.borrow_mut().push(Hook { function, owner });
+                }
             }
         }
-        sandbox
-            .call(|lua| lua.globals().set("configure", Value::Nil))
+        self.sandbox
+            .call(|lua| clear_hooks(&lua.globals()))
             .map_err(|e| script_error(&package.root, &e))?;
-        Ok((LuaRules { sandbox }, configure))
+        Ok(configure)
     }
 
     /// Lets the overlays change the game's data (`configure(data)`), then
@@ -98,10 +158,10 @@ impl LuaRules {
     pub fn configure(
         &self,
         file: GameFile,
-        functions: &[Function],
+        overlays: &[Hook],
         root: &str,
     ) -> Result<GameFile, DataErrors> {
-        if functions.is_empty() {
+        if overlays.is_empty() {
             return Ok(file);
         }
         let err = |m: String| DataErrors::from(DataError::new(root, m));
@@ -109,10 +169,10 @@ impl LuaRules {
             .sandbox
             .call(|lua| lua.to_value(&file))
             .map_err(|e| err(e.to_string()))?;
-        for f in functions {
+        for c in overlays {
             self.sandbox
-                .call(|_| f.call::<()>(data.clone()))
-                .map_err(|e| err(format!("an optional rule's configure() failed: {e}")))?;
+                .call(|_| c.function.call::<()>(data.clone()))
+                .map_err(|e| err(format!("the configure() of {} failed: {e}", c.owner)))?;
         }
         let de = mlua::serde::Deserializer::new(data);
         serde_path_to_error::deserialize(de).map_err(|e| {
@@ -124,95 +184,159 @@ impl LuaRules {
         })
     }
 
-    /// Hands the compiled game to the API and exposes its tables to Lua.
-    pub fn attach(&self, game: &Rc<Game>) -> Result<(), DataErrors> {
-        let tables = self.sandbox.call(|lua| {
-            lua.set_app_data(Definition(game.clone()));
-            lua.globals().set("tables", lua.to_value(&game.tables)?)
-        });
-        tables.map_err(|e| {
-            DataError::new(&game.id, format!("cannot expose the tables to Lua: {e}")).into()
-        })
+    /// Hands the compiled game to the API, exposes its tables to Lua,
+    /// freezes the package, and finds every function the data names.
+    /// `yaml` and `outline` place a missing function's name in game.yaml.
+    pub fn attach(
+        &self,
+        game: &Rc<Game>,
+        yaml: &str,
+        outline: Option<&Outline>,
+    ) -> Result<(), DataErrors> {
+        let fail = |e: String| DataErrors::from(DataError::new(yaml, e));
+        let rows = self
+            .sandbox
+            .call(|lua| {
+                let options = SerializeOptions::new().set_array_metatable(false);
+                let tables = lua.to_value_with(&game.tables, options)?;
+                lua.globals().raw_set("tables", &tables)?;
+                row_keys(lua, game, &tables)
+            })
+            .map_err(|e| fail(format!("cannot expose the tables to Lua: {e}")))?;
+        let ids = rows
+            .iter()
+            .map(|table| table.iter().map(RegistryKey::id).collect())
+            .collect();
+        self.link.attach(Rc::clone(game), ids);
+        for hook in self.prepare.take() {
+            self.sandbox
+                .call(|_| hook.function.call::<()>(()))
+                .map_err(|e| fail(format!("the prepare() of {} failed: {e}", hook.owner)))?;
+        }
+        self.sandbox
+            .freeze(&self.api.tables)
+            .map_err(|e| fail(format!("the package cannot be frozen after loading: {e}")))?;
+        let named = self.find_named(game, yaml, outline)?;
+        self.named
+            .set(Named {
+                _rows: rows.into_iter().flatten().collect(),
+                ..named
+            })
+            .ok();
+        Ok(())
     }
 
-    /// Lends the state to Lua for one call and takes it back, whatever
-    /// happens in between.
+    /// Looks up every function the data names; every missing one is an
+    /// error placed where game.yaml names it.
+    fn find_named(
+        &self,
+        game: &Game,
+        yaml: &str,
+        outline: Option<&Outline>,
+    ) -> Result<Named, DataErrors> {
+        let mut named = Named {
+            rules: HashMap::new(),
+            phases: vec![None; game.phases.len()],
+            _rows: Vec::new(),
+        };
+        let mut errors = Vec::new();
+        for r in game.script_references() {
+            let found = self.sandbox.call(|lua| match &r {
+                ScriptRef::Rule { name, .. } => {
+                    let f = lua.globals().get::<Table>("rules")?.get::<Option<Function>>(name.as_str())?;
+                    Ok(f.map(|f| named.rules.insert(name.clone(), f)).is_some())
+                }
+                ScriptRef::Phase { name, .. } => {
+                    let t = lua.globals().get::<Table>("phases")?.get::<Option<Table>>(name.as_str())?;
+                    let run = t.as_ref().map(|t| t.get::<Option<Function>>("run")).transpose()?.flatten();
+                    let choose = t.as_ref().map(|t| t.get::<Option<Function>>("choose")).transpose()?.flatten();
+                    let index = game.phase_index(name).map_or(0, usize::from);
+                    Ok(run.map(|run| named.phases[index] = Some((run, choose))).is_some())
+                }
+            });
+            let (message, path) = match (&r, found) {
+                (_, Ok(true)) => continue,
+                (ScriptRef::Rule { name, path }, Ok(false)) => (
+                    format!("the data names the rule function '{name}', but no script defines rules.{name}: check the spelling, or define it in a script"),
+                    path,
+                ),
+                (ScriptRef::Phase { name, path }, Ok(false)) => (
+                    format!("phase '{name}' is scripted, but no script defines phases.{name}.run"),
+                    path,
+                ),
+                (ScriptRef::Rule { path, .. } | ScriptRef::Phase { path, .. }, Err(e)) => {
+                    (e.to_string(), path)
+                }
+            };
+            let mut e = DataError::new(yaml, message);
+            e.at = outline.and_then(|o| o.find(path));
+            errors.push(e);
+        }
+        if errors.is_empty() {
+            Ok(named)
+        } else {
+            Err(DataErrors(errors))
+        }
+    }
+
+    fn named(&self) -> Result<&Named, RulesError> {
+        self.named
+            .get()
+            .ok_or_else(|| RulesError("the rules are not attached to a game yet".into()))
+    }
+
+    /// Lends the state to Lua for one call (on the frame at `frame`, for a
+    /// phase function) and takes it back, whatever happens in between.
+    /// `what` names the call in an error; it is only built on error.
     fn lend<R>(
         &self,
         state: &mut GameState,
-        what: &str,
+        frame: Option<usize>,
+        what: impl FnOnce() -> String,
         f: impl FnOnce(&Lua) -> mlua::Result<R>,
     ) -> Result<R, RulesError> {
-        let placeholder = GameState::new(Vec::new(), 0, 0, crate::kernel::rng::GameRng::new(0));
-        // The slot holds the state whenever Lua does not, so it comes back
-        // even if the sandbox refuses the call before running it.
-        let mut slot = Some(std::mem::replace(state, placeholder));
-        let result = self.sandbox.call(|lua| {
-            lua.set_app_data(Lent(slot.take()));
-            let out = f(lua);
-            slot = lua.app_data_mut::<Lent>().and_then(|mut l| l.0.take());
-            out
-        });
-        if let Some(s) = slot {
-            *state = s;
+        // The Lua-side cache of game variables stays good across calls as
+        // long as they are on the same state, changed only through the API.
+        if !self.link.cache_holds(state.vars_stamp()) {
+            self.api.vars_cache.clear().ok();
         }
-        result.map_err(|e| RulesError(format!("{what}: {e}")))
+        self.link
+            .lend(state, frame, || self.sandbox.call(f))
+            .map_err(|e| RulesError(format!("{}: {e}", what())))
     }
 
-    fn rule(&self, lua: &Lua, name: &str) -> mlua::Result<Function> {
-        let rules: Table = lua.globals().get("rules")?;
-        rules.get::<Option<Function>>(name)?.ok_or_else(|| {
-            mlua::Error::runtime(format!(
+    fn rule(&self, name: &str) -> Result<&Function, RulesError> {
+        self.named()?.rules.get(name).ok_or_else(|| {
+            RulesError(format!(
                 "the data names rules.{name}, but no script defines it"
             ))
         })
     }
 
-    fn phase_fn(&self, lua: &Lua, phase: &str, f: &str) -> mlua::Result<Function> {
-        let phases: Table = lua.globals().get("phases")?;
-        let t: Option<Table> = phases.get(phase)?;
-        let t = t.ok_or_else(|| {
-            mlua::Error::runtime(format!(
-                "phase '{phase}' is scripted, but no script defines phases.{phase}"
-            ))
-        })?;
-        t.get::<Option<Function>>(f)?
-            .ok_or_else(|| mlua::Error::runtime(format!("phases.{phase}.{f} is not defined")))
+    fn phase_name(&self, phase: u16) -> String {
+        self.link
+            .game()
+            .ok()
+            .and_then(|g| g.phases.get(phase as usize))
+            .map_or_else(|| format!("#{phase}"), |p| p.name.clone())
     }
+}
 
-    /// Calls a scripted phase's function with the top frame as a table
-    /// `{player, step, ctx}` and writes what the script changed back.
-    fn frame_call(
-        &self,
-        state: &mut GameState,
-        phase: &str,
-        f: &str,
-        choice: Option<&str>,
-    ) -> Result<(Value, bool), RulesError> {
-        let depth = state.stack.len() - 1;
-        self.lend(state, &format!("phases.{phase}.{f}"), |lua| {
-            let func = self.phase_fn(lua, phase, f)?;
-            let frame = api::with_frame(lua, depth, |g, fr| {
-                let t = lua.create_table()?;
-                t.set("player", g.player_id(fr.player))?;
-                t.set("step", fr.step)?;
-                t.set("ctx", api::vars_to_table(lua, &fr.ctx)?)?;
-                Ok(t)
-            })?;
-            let out: Value = func.call((frame.clone(), choice))?;
-            api::with_frame(lua, depth, |g, fr| {
-                let player: String = frame.get("player")?;
-                fr.player = g.player_index(&player).ok_or_else(|| {
-                    mlua::Error::runtime(format!("frame.player: no player '{player}'"))
-                })?;
-                fr.step = frame.get("step")?;
-                fr.ctx = api::table_to_vars(&frame.get::<Table>("ctx")?)?;
-                Ok(())
-            })?;
-            let grew = api::stack_len(lua)? > depth + 1;
-            Ok((out, grew))
+/// Registry slots for the rows of every dice table, so `dice.on` returns
+/// the row tables scripts know from `tables` without building new ones.
+fn row_keys(lua: &Lua, game: &Game, tables: &Value) -> mlua::Result<Vec<Vec<RegistryKey>>> {
+    let Value::Table(tables) = tables else {
+        return Ok(Vec::new());
+    };
+    game.dice_tables
+        .iter()
+        .map(|t| {
+            let rows: Table = tables.raw_get::<Table>(t.name.as_str())?.raw_get("rows")?;
+            (1..=t.rows.len())
+                .map(|i| lua.create_registry_value(rows.raw_get::<Table>(i)?))
+                .collect()
         })
-    }
+        .collect()
 }
 
 impl Scripts for LuaRules {
@@ -223,10 +347,10 @@ impl Scripts for LuaRules {
         player: PlayerId,
         target: SpaceId,
     ) -> Result<(), RulesError> {
-        self.lend(state, &format!("rules.{name}"), |lua| {
-            let (p, t) = api::names(lua, player, target)?;
-            self.rule(lua, name)?.call::<()>((p, t))
-        })
+        let f = self.rule(name)?;
+        let game = self.link.game().map_err(|e| RulesError(e.0))?;
+        let (p, t) = (game.player_id(player), game.board.name(target));
+        self.lend(state, None, || format!("rules.{name}"), |_| f.call::<()>((p, t)))
     }
 
     fn combat(
@@ -236,10 +360,9 @@ impl Scripts for LuaRules {
         attacker: PieceId,
         defender: PieceId,
     ) -> Result<Resolved, RulesError> {
-        let result: String = self.lend(state, &format!("rules.{name}"), |lua| {
-            self.rule(lua, name)?
-                .call((i64::from(attacker.0) + 1, i64::from(defender.0) + 1))
-        })?;
+        let f = self.rule(name)?;
+        let ids = (i64::from(attacker.0) + 1, i64::from(defender.0) + 1);
+        let result: String = self.lend(state, None, || format!("rules.{name}"), |_| f.call(ids))?;
         serde_json::from_value(serde_json::Value::String(result.clone())).map_err(|_| {
             RulesError(format!(
                 "rules.{name} returned '{result}': it must return win, bounce, lose or both"
@@ -248,9 +371,8 @@ impl Scripts for LuaRules {
     }
 
     fn repetition(&self, state: &mut GameState, name: &str) -> Result<(), RulesError> {
-        self.lend(state, &format!("rules.{name}"), |lua| {
-            self.rule(lua, name)?.call::<()>(())
-        })
+        let f = self.rule(name)?;
+        self.lend(state, None, || format!("rules.{name}"), |_| f.call::<()>(()))
     }
 
     fn describe(
@@ -259,90 +381,161 @@ impl Scripts for LuaRules {
         function: &str,
         arg: &str,
     ) -> Option<Result<String, RulesError>> {
-        let defined = self.sandbox.call(|lua| {
-            Ok(lua
-                .globals()
-                .get::<Table>("rules")?
-                .get::<Option<Function>>(function)?
-                .is_some())
-        });
-        if !matches!(defined, Ok(true)) {
-            return None;
-        }
+        let f = self
+            .sandbox
+            .call(|lua| {
+                lua.globals()
+                    .get::<Table>("rules")?
+                    .get::<Option<Function>>(function)
+            })
+            .ok()
+            .flatten()?;
         let mut copy = state.clone();
-        Some(self.lend(&mut copy, &format!("rules.{function}"), |lua| {
-            self.rule(lua, function)?.call::<String>(arg)
+        Some(self.lend(&mut copy, None, || format!("rules.{function}"), |_| {
+            f.call::<String>(arg)
         }))
     }
 
-    fn run_phase(&self, state: &mut GameState, phase: &str) -> Result<Step, RulesError> {
-        let (out, grew) = self.frame_call(state, phase, "run", None)?;
-        match out {
-            Value::Table(t) => {
-                let choices = t
-                    .sequence_values::<String>()
-                    .collect::<mlua::Result<Vec<_>>>();
-                let choices = choices.map_err(|e| {
-                    RulesError(format!(
-                        "phases.{phase}.run must return a list of choice strings: {e}"
-                    ))
-                })?;
-                Ok(Step::Decide(choices))
+    fn run_phase(&self, state: &mut GameState, phase: u16) -> Result<Step, RulesError> {
+        let (run, _) = self.phase_functions(phase)?;
+        let depth = state.stack.len() - 1;
+        let what = || format!("phases.{}.run", self.phase_name(phase));
+        let out = self.lend(state, Some(depth), what, |_| {
+            match run.call::<Value>(self.api.frame.value())? {
+                Value::Table(t) => choice_list(&t).map(Some),
+                Value::Boolean(true) => Ok(None),
+                Value::Nil | Value::Boolean(false) => Ok(Some(Vec::new())),
+                other => Err(mlua::Error::runtime(format!(
+                    "run returned a {}: return a list of choices, true to run again, or nil when done",
+                    other.type_name()
+                ))),
             }
-            _ if grew => Ok(Step::Continue),
-            Value::Boolean(true) => Ok(Step::Continue),
-            Value::Nil | Value::Boolean(false) => Ok(Step::Done),
-            other => Err(RulesError(format!(
-                "phases.{phase}.run returned a {}: return a list of choices, true to run again, or nil when done",
-                other.type_name()
-            ))),
-        }
+        })?;
+        let grew = state.stack.len() > depth + 1;
+        Ok(match out {
+            Some(choices) if !choices.is_empty() => Step::Decide(choices),
+            _ if grew => Step::Continue,
+            None => Step::Continue,
+            Some(_) => Step::Done,
+        })
     }
 
-    fn choose(&self, state: &mut GameState, phase: &str, choice: &str) -> Result<(), RulesError> {
-        self.frame_call(state, phase, "choose", Some(choice))
-            .map(|_| ())
+    fn choose(&self, state: &mut GameState, phase: u16, choice: &str) -> Result<(), RulesError> {
+        let (_, choose) = self.phase_functions(phase)?;
+        let choose = choose.ok_or_else(|| {
+            RulesError(format!(
+                "phase '{}' offered a choice, but no script defines phases.{0}.choose",
+                self.phase_name(phase)
+            ))
+        })?;
+        let depth = state.stack.len() - 1;
+        let what = || format!("phases.{}.choose", self.phase_name(phase));
+        self.lend(state, Some(depth), what, |_| {
+            choose.call::<()>((self.api.frame.value(), choice))
+        })
     }
 
     /// Evaluates a Lua expression (or chunk) against a copy of the state:
-    /// the REPL's `lua` command. Changes the script makes are discarded.
+    /// the REPL's `lua` command. The package is frozen, so the code cannot
+    /// change the rules; changes to the copied state are discarded.
     fn eval(&self, state: &GameState, code: &str) -> Result<String, RulesError> {
         let mut copy = state.clone();
-        self.lend(&mut copy, "the lua command", |lua| {
+        self.lend(&mut copy, None, || "the lua command".into(), |lua| {
             let chunk = lua.load(format!("return {code}")).set_name("=repl");
             let value: Value = match chunk.eval() {
                 Ok(v) => v,
                 Err(_) => lua.load(code).set_name("=repl").eval()?,
             };
-            Ok(render(&value, 0))
+            render(lua, &value, 0)
         })
     }
+
+    fn set_narration(&self, on: bool) {
+        self.link.set_narration(on);
+        // The switch cannot fail: it assigns a boolean.
+        self.sandbox.call(|_| self.api.narrate.call::<()>(on)).ok();
+    }
+
+    fn reset(&self) -> Result<(), RulesError> {
+        match self.sandbox.check_frozen() {
+            Ok(None) => Ok(()),
+            Ok(Some(change)) => Err(RulesError(format!(
+                "{change}: the tables a rules package builds while loading are read-only, so that \
+                 no rule keeps state from one call or game to the next (DESIGN principle 1); the \
+                 change has been undone. Keep what a rule must remember in the game state \
+                 (vars.set, pieces.set_attr, frame.ctx)"
+            ))),
+            Err(e) => Err(RulesError(format!("checking the rules' tables: {e}"))),
+        }
+    }
+}
+
+impl LuaRules {
+    fn phase_functions(&self, phase: u16) -> Result<(&Function, Option<&Function>), RulesError> {
+        match self.named()?.phases.get(phase as usize) {
+            Some(Some((run, choose))) => Ok((run, choose.as_ref())),
+            _ => Err(RulesError(format!(
+                "phase '{}' is scripted, but no script defines phases.{0}.run",
+                self.phase_name(phase)
+            ))),
+        }
+    }
+}
+
+/// The choices a phase's `run` returned: a list of strings (read through
+/// metamethods, so a frozen list of choices reads like any other).
+fn choice_list(t: &Table) -> mlua::Result<Vec<String>> {
+    let bad = |e: mlua::Error| {
+        mlua::Error::runtime(format!("run must return a list of choice strings: {e}"))
+    };
+    (1..=t.len()?)
+        .map(|i| t.get::<String>(i).map_err(bad))
+        .collect()
+}
+
+/// Clears the globals through which a file hands its hooks over, so each
+/// file's are its own and none survives loading.
+fn clear_hooks(globals: &Table) -> mlua::Result<()> {
+    globals.raw_set("configure", Value::Nil)?;
+    globals.raw_set("prepare", Value::Nil)
 }
 
 fn script_error(file: &str, e: &ScriptError) -> DataErrors {
     DataError::new(file, e.to_string()).into()
 }
 
-/// A Lua value in words, for the REPL.
-fn render(v: &Value, depth: usize) -> String {
-    match v {
+/// A Lua value in words, for the REPL. Tables are walked with the
+/// sandbox's `next`, which sees through frozen tables.
+fn render(lua: &Lua, v: &Value, depth: usize) -> mlua::Result<String> {
+    Ok(match v {
         Value::Nil => "nil".into(),
         Value::Boolean(b) => b.to_string(),
         Value::Integer(i) => i.to_string(),
         Value::Number(n) => n.to_string(),
         Value::String(s) => format!("{:?}", s.to_string_lossy()),
         Value::Table(t) if depth < 3 => {
+            let next: Function = lua.globals().get("next")?;
             let mut parts = Vec::new();
-            for pair in t.pairs::<Value, Value>().flatten() {
-                let key = match &pair.0 {
+            let mut key = Value::Nil;
+            loop {
+                let (k, value): (Value, Value) = next.call((t, &key))?;
+                if k.is_nil() {
+                    break;
+                }
+                let name = match &k {
                     Value::String(s) => s.to_string_lossy(),
-                    k => format!("[{}]", render(k, depth + 1)),
+                    other => format!("[{}]", render(lua, other, depth + 1)?),
                 };
-                parts.push(format!("{key} = {}", render(&pair.1, depth + 1)));
+                parts.push(format!("{name} = {}", render(lua, &value, depth + 1)?));
+                if parts.len() > 200 {
+                    parts.push("...".into());
+                    break;
+                }
+                key = k;
             }
             parts.sort();
             format!("{{ {} }}", parts.join(", "))
         }
         other => format!("<{}>", other.type_name()),
-    }
+    })
 }

@@ -24,6 +24,7 @@ use std::time::Duration;
 pub struct Limits {
     memory: usize,
     time_budget: Duration,
+    host_data: usize,
 }
 
 impl Limits {
@@ -31,12 +32,15 @@ impl Limits {
     pub const DEFAULT_MEMORY: usize = 64 * 1024 * 1024;
     /// Default time budget: one second of wall-clock time per host call.
     pub const DEFAULT_TIME_BUDGET: Duration = Duration::from_secs(1);
+    /// Default limit on what scripts keep in the game state: 16 MiB.
+    pub const DEFAULT_HOST_DATA: usize = 16 * 1024 * 1024;
 
     /// The default limits ([`Self::DEFAULT_MEMORY`], [`Self::DEFAULT_TIME_BUDGET`]).
     pub const fn new() -> Self {
         Self {
             memory: Self::DEFAULT_MEMORY,
             time_budget: Self::DEFAULT_TIME_BUDGET,
+            host_data: Self::DEFAULT_HOST_DATA,
         }
     }
 
@@ -59,6 +63,22 @@ impl Limits {
             time_budget: budget,
             ..self
         }
+    }
+
+    /// Caps what scripts keep in the game state, outside the Lua state:
+    /// variables, piece attributes, frame contexts, the pieces they create
+    /// and the frames they push, in approximate bytes. A write past it fails
+    /// with an error; ids never wrap (a game holds at most 65,535 pieces).
+    pub const fn with_host_data(self, bytes: usize) -> Self {
+        Self {
+            host_data: bytes,
+            ..self
+        }
+    }
+
+    /// The limit on script data kept in the game state, in bytes.
+    pub const fn host_data(&self) -> usize {
+        self.host_data
     }
 
     /// The memory limit in bytes (zero: unlimited).

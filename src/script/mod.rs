@@ -2,6 +2,8 @@
 //! loader that runs scripts and optional-rule overlays.
 pub mod api;
 mod budget;
+mod bytecode;
+mod freeze;
 pub mod error;
 pub mod host;
 pub mod limits;

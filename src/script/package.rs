@@ -2,12 +2,12 @@
 //! only the package's own modules, and chunk names that make every error
 //! point at `rules/<package>/<file>:<line>`.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use mlua::chunk::ChunkMode;
-use mlua::{Function, Lua, Value};
+use mlua::{Function, Lua, Table, Value};
 
 use super::error::ScriptError;
 
@@ -92,16 +92,49 @@ impl PackageFiles {
     }
 }
 
+/// The modules `require` has loaded, and whether it may load more.
+pub(crate) struct Modules {
+    loaded: Table,
+    closed: Rc<Cell<bool>>,
+}
+
+impl Modules {
+    /// The cache of loaded modules, by name.
+    pub(crate) fn loaded(&self) -> &Table {
+        &self.loaded
+    }
+
+    /// Once the package has loaded, `require` only returns modules loaded
+    /// already: a module first loaded during a game would be new state.
+    pub(crate) fn close(&self) {
+        self.closed.set(true);
+    }
+}
+
 /// Installs the global `require`: `require("lib.util")` runs `lib/util.lua`
 /// (or `lib/util/init.lua`) of the package once and caches what it returns,
 /// like Lua's, but it never looks outside the package and never loads C.
-pub(crate) fn install_require(lua: &Lua, package: Rc<PackageFiles>) -> mlua::Result<()> {
-    let loaded = lua.create_table()?;
+pub(crate) fn install_require(lua: &Lua, package: Rc<PackageFiles>) -> mlua::Result<Modules> {
+    let modules = Modules {
+        loaded: lua.create_table()?,
+        closed: Rc::new(Cell::new(false)),
+    };
+    let loaded = modules.loaded.clone();
+    let closed = Rc::clone(&modules.closed);
     let loading = RefCell::new(BTreeSet::new());
     let require = lua.create_function(move |lua, module: String| {
         let cached: Value = loaded.raw_get(module.as_str())?;
         if !cached.is_nil() {
             return Ok(cached);
+        }
+        if closed.get() {
+            return Err(mlua::Error::runtime(format!(
+                "{}require(\"{module}\"): modules load while the package loads, not during a \
+                 game; require it at the top of the file",
+                caller_location(lua, 1)
+                    .map(|l| l + ": ")
+                    .unwrap_or_default()
+            )));
         }
         let refuse = |searched: Vec<String>| {
             mlua::Error::external(ScriptError::Require {
@@ -140,7 +173,8 @@ pub(crate) fn install_require(lua: &Lua, package: Rc<PackageFiles>) -> mlua::Res
         loaded.raw_set(module.as_str(), &value)?;
         Ok(value)
     })?;
-    lua.globals().raw_set("require", require)
+    lua.globals().raw_set("require", require)?;
+    Ok(modules)
 }
 
 /// The package paths `require(module)` may load, or `None` if `module` is

@@ -77,3 +77,25 @@ function coroutine.wrap(f)
     return wrap_result(co, tracked_resume(co, ...))
   end
 end
+
+-- The C loops of the standard library run without the budget's hook, so
+-- the ones whose length a script sets freely are bounded here (the others
+-- are bounded by the memory limit, or call Lua code the hook reaches).
+-- `string.rep` of the empty string makes nothing, however many times.
+local rep, math_type = string.rep, math.type
+function string.rep(s, n, sep)
+  if s == "" and (sep == nil or sep == "") and math_type(n) then
+    return ""
+  end
+  return rep(s, n, sep)
+end
+
+-- `table.move` walks its whole range even where the table holds nothing.
+local move = table.move
+local MOVE_LIMIT = 1 << 22
+function table.move(a1, f, e, t, a2)
+  if math_type(f) and math_type(e) and e - f >= MOVE_LIMIT then
+    error("table.move: " .. (e - f + 1) .. " elements is more than a rules script may move at once (" .. MOVE_LIMIT .. ")", 2)
+  end
+  return move(a1, f, e, t, a2)
+end

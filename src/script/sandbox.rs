@@ -15,7 +15,12 @@
 //! * a `require` that only finds the package's own files (see
 //!   [`package`](super::package));
 //! * a memory limit and a per-call time budget ([`Limits`]; how the budget
-//!   stops a script without slowing the others down is in `budget.rs`).
+//!   stops a script without slowing the others down is in `budget.rs`), with
+//!   the standard library's long C loops bounded (`prelude.lua`, and a
+//!   pattern matcher that counts its steps);
+//! * once loaded, a frozen state: the package's tables and globals are
+//!   read-only, so no call can leave anything behind for the next one
+//!   ([`Sandbox::freeze`]).
 
 use std::fmt;
 use std::rc::Rc;
@@ -24,8 +29,9 @@ use mlua::{Lua, LuaOptions, StdLib, Table, Value};
 
 use super::budget::Budget;
 use super::error::ScriptError;
+use super::freeze::Freezer;
 use super::limits::Limits;
-use super::package::{PackageFiles, caller_location, install_require};
+use super::package::{Modules, PackageFiles, caller_location, install_require};
 
 /// The standard libraries a rules package gets (base is always loaded).
 fn libraries() -> StdLib {
@@ -62,6 +68,8 @@ pub struct Sandbox {
     package: Rc<PackageFiles>,
     limits: Limits,
     budget: Budget,
+    freezer: Freezer,
+    modules: Modules,
 }
 
 impl Sandbox {
@@ -72,8 +80,9 @@ impl Sandbox {
         let lua = Lua::new_with(libraries(), LuaOptions::default()).map_err(setup)?;
         let budget = Budget::new(&lua, limits.time_budget())?;
         let package = Rc::new(package);
+        let freezer = Freezer::install(&lua).map_err(setup)?;
         restrict_libraries(&lua, &budget).map_err(setup)?;
-        install_require(&lua, Rc::clone(&package)).map_err(setup)?;
+        let modules = install_require(&lua, Rc::clone(&package)).map_err(setup)?;
         // Last, so that setting up never counts against the package.
         lua.set_memory_limit(limits.memory()).map_err(setup)?;
         Ok(Self {
@@ -81,7 +90,35 @@ impl Sandbox {
             package,
             limits,
             budget,
+            freezer,
+            modules,
         })
+    }
+
+    /// Ends loading: everything the package built becomes read-only and
+    /// `require` loads nothing new (see [`freeze`](super::freeze)). From
+    /// here on every call starts from the same script state. The globals,
+    /// the standard libraries and the `api` tables refuse every write.
+    pub fn freeze(&self, api: &[Table]) -> Result<(), ScriptError> {
+        self.modules.close();
+        self.call(|lua| {
+            let globals = lua.globals();
+            let mut locked = vec![globals.clone()];
+            for lib in ["string", "table", "math", "utf8", "coroutine"] {
+                locked.push(globals.raw_get(lib)?);
+            }
+            locked.extend(api.iter().cloned());
+            let locked = lua.create_sequence_from(locked)?;
+            self.freezer.freeze(&globals, &locked)?;
+            self.freezer.freeze(self.modules.loaded(), &locked)
+        })
+    }
+
+    /// Puts back what scripts changed in the package's sealed tables since
+    /// loading (see [`freeze`](super::freeze)); describes the first change.
+    /// The host runs it between games.
+    pub fn check_frozen(&self) -> Result<Option<String>, ScriptError> {
+        self.call(|_| self.freezer.check())
     }
 
     /// Runs `f`, which makes the actual calls into Lua, within one time

@@ -78,6 +78,8 @@ where
                 let make_engine = &make_engine;
                 scope.spawn(move || -> Result<Vec<(u64, GameResult)>, String> {
                     let engine = make_engine()?;
+                    // Nobody reads a simulated game's log.
+                    engine.set_narration(false);
                     let mut out = Vec::new();
                     for i in (t as u64..run.games).step_by(threads) {
                         let seed = game_seed(run.seed, i);
@@ -92,6 +94,10 @@ where
                             },
                         ));
                     }
+                    // A script that changed the rules' own tables fails the run.
+                    engine
+                        .check_scripts()
+                        .map_err(|e| format!("after the last game: {e}"))?;
                     Ok(out)
                 })
             })

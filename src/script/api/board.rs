@@ -1,90 +1,102 @@
 //! `board`: read the board graph (it never changes during a game).
 
-use super::{definition, player_arg, space_arg};
+use super::link::Link;
+use super::native::Native;
+use super::{fail, natives, player_arg, space_arg, vars_to_table};
 use crate::data::compile::rank_of;
-use mlua::{Lua, Result, Table};
+use crate::kernel::game::Game;
+use mlua::{Lua, Table};
+use std::rc::Rc;
 
-pub fn register(lua: &Lua) -> Result<()> {
-    let t = lua.create_table()?;
-    t.set("spaces", lua.create_function(spaces)?)?;
-    t.set("space", lua.create_function(space)?)?;
-    t.set("neighbours", lua.create_function(neighbours)?)?;
-    t.set(
-        "rows",
-        lua.create_function(|lua, ()| Ok(definition(lua)?.board.grid_size().map(|g| g.rows)))?,
-    )?;
-    t.set(
-        "columns",
-        lua.create_function(|lua, ()| Ok(definition(lua)?.board.grid_size().map(|g| g.columns)))?,
-    )?;
-    t.set("rank", lua.create_function(rank)?)?;
-    t.set("in_zone", lua.create_function(in_zone)?)?;
-    t.set("zone", lua.create_function(zone)?)?;
-    lua.globals().set("board", t)
+pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<()> {
+    let t = natives(lua, link, &[&RANK, &IN_ZONE])?;
+    let cold: [(&str, fn(&Lua, &Game, Option<String>, Option<String>) -> mlua::Result<mlua::Value>); 6] = [
+        ("spaces", |lua, g, _, _| {
+            let names = g.board.ids().map(|i| g.board.name(i));
+            lua.create_sequence_from(names).map(mlua::Value::Table)
+        }),
+        ("space", |lua, g, name, _| space(lua, g, name.as_deref().unwrap_or_default()).map(mlua::Value::Table)),
+        ("neighbours", |lua, g, name, _| {
+            let id = space_arg(g, name.as_deref().unwrap_or_default()).map_err(|e| fail(lua, e))?;
+            let names = g.board.neighbours(id).map(|n| g.board.name(n));
+            lua.create_sequence_from(names).map(mlua::Value::Table)
+        }),
+        ("rows", |_, g, _, _| Ok(g.board.grid_size().map_or(mlua::Value::Nil, |s| mlua::Value::Integer(i64::from(s.rows))))),
+        ("columns", |_, g, _, _| Ok(g.board.grid_size().map_or(mlua::Value::Nil, |s| mlua::Value::Integer(i64::from(s.columns))))),
+        ("zone", |lua, g, zone, player| {
+            let (z, p) = (
+                zone_arg(g, zone.as_deref().unwrap_or_default()).map_err(|e| fail(lua, e))?,
+                player_arg(g, player.as_deref().unwrap_or_default()).map_err(|e| fail(lua, e))?,
+            );
+            let names = g.zones[z].spaces(p).iter().map(|&s| g.board.name(s));
+            lua.create_sequence_from(names).map(mlua::Value::Table)
+        }),
+    ];
+    for (name, f) in cold {
+        let l = Rc::clone(link);
+        t.raw_set(
+            name,
+            lua.create_function(move |lua, (a, b): (Option<String>, Option<String>)| {
+                let g = l.game().map_err(|e| fail(lua, e))?;
+                f(lua, g, a, b)
+            })?,
+        )?;
+    }
+    lua.globals().raw_set("board", t)
 }
 
-/// Every space name, in board order.
-fn spaces(lua: &Lua, (): ()) -> Result<Table> {
-    let g = definition(lua)?;
-    lua.create_sequence_from(g.board.ids().map(|i| g.board.name(i).to_string()))
-}
-
-/// One space: name, kind, tags, region, and column/row on grids.
-fn space(lua: &Lua, name: String) -> Result<Table> {
-    let g = definition(lua)?;
-    let id = space_arg(&g, &name)?;
+/// One space: name, kind, tags, region, attrs, and column/row on grids.
+fn space(lua: &Lua, g: &Game, name: &str) -> mlua::Result<Table> {
+    let id = space_arg(g, name).map_err(|e| fail(lua, e))?;
     let s = g.board.space(id);
     let t = lua.create_table()?;
-    t.set("name", s.name.as_str())?;
-    t.set("kind", g.board.space_kind_name(id))?;
-    t.set(
-        "tags",
-        lua.create_sequence_from(s.tags.iter().map(String::as_str))?,
-    )?;
-    t.set("region", s.region.as_deref())?;
+    t.raw_set("name", s.name.as_str())?;
+    t.raw_set("kind", g.board.space_kind_name(id))?;
+    t.raw_set("tags", lua.create_sequence_from(s.tags.iter().map(String::as_str))?)?;
+    t.raw_set("region", s.region.as_deref())?;
     if let Some((col, row)) = s.cell {
-        t.set("column", col + 1)?;
-        t.set("row", row + 1)?;
+        t.raw_set("column", col + 1)?;
+        t.raw_set("row", row + 1)?;
     }
-    t.set("attrs", super::vars_to_table(lua, &s.attrs)?)?;
+    t.raw_set("attrs", vars_to_table(lua, &s.attrs)?)?;
     Ok(t)
 }
 
-fn neighbours(lua: &Lua, name: String) -> Result<Table> {
-    let g = definition(lua)?;
-    let id = space_arg(&g, &name)?;
-    lua.create_sequence_from(g.board.neighbours(id).map(|n| g.board.name(n).to_string()))
-}
-
-/// A grid cell's row counted from a player's home edge (1 = home row).
-fn rank(lua: &Lua, (name, player): (String, String)) -> Result<Option<u8>> {
-    let g = definition(lua)?;
-    let id = space_arg(&g, &name)?;
-    let p = player_arg(&g, &player)?;
-    Ok(match (g.board.grid_size(), g.players[p.0 as usize].home) {
-        (Some(size), Some(home)) => rank_of(&g.board, size, home, id),
-        _ => None,
+fn zone_arg(g: &Game, name: &str) -> Result<usize, super::native::ApiError> {
+    g.zone_index(name).ok_or_else(|| {
+        let zones = g.zones.iter().map(|z| z.name.as_str());
+        super::native::ApiError(format!(
+            "no zone '{name}': {}",
+            crate::data::error::suggest(name, zones)
+        ))
     })
 }
 
-fn zone_arg(g: &crate::kernel::game::Game, name: &str) -> Result<usize> {
-    g.zone_index(name)
-        .ok_or_else(|| mlua::Error::runtime(format!("no zone '{name}'")))
-}
+/// A grid cell's row counted from a player's home edge (1 = home row).
+static RANK: Native = Native {
+    name: "board.rank",
+    call: |link, a, out| {
+        let g = link.game()?;
+        let id = space_arg(g, a.str(1)?)?;
+        let p = player_arg(g, a.str(2)?)?;
+        match (g.board.grid_size(), g.players[p.0 as usize].home) {
+            (Some(size), Some(home)) => match rank_of(&g.board, size, home, id) {
+                Some(r) => out.int(i64::from(r)),
+                None => out.nil(),
+            },
+            _ => out.nil(),
+        }
+        Ok(())
+    },
+};
 
-fn in_zone(lua: &Lua, (zone, player, name): (String, String, String)) -> Result<bool> {
-    let g = definition(lua)?;
-    Ok(g.zones[zone_arg(&g, &zone)?].contains(player_arg(&g, &player)?, space_arg(&g, &name)?))
-}
-
-/// The spaces of a zone as a player sees it, in board order.
-fn zone(lua: &Lua, (zone, player): (String, String)) -> Result<Table> {
-    let g = definition(lua)?;
-    let (z, p) = (zone_arg(&g, &zone)?, player_arg(&g, &player)?);
-    lua.create_sequence_from(
-        g.board
-            .ids()
-            .filter(|&s| g.zones[z].contains(p, s))
-            .map(|s| g.board.name(s).to_string()),
-    )
-}
+static IN_ZONE: Native = Native {
+    name: "board.in_zone",
+    call: |link, a, out| {
+        let g = link.game()?;
+        let z = zone_arg(g, a.str(1)?)?;
+        let p = player_arg(g, a.str(2)?)?;
+        out.bool(g.zones[z].contains(p, space_arg(g, a.str(3)?)?));
+        Ok(())
+    },
+};

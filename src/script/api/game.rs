@@ -1,112 +1,142 @@
 //! `game`: players, options, the log, the end of the game, and the phase
 //! stack for scripted procedures.
 
-use super::{definition, player_arg, with_state};
+use super::link::Link;
+use super::native::{ApiError, Native};
+use super::{fail, natives, player_arg, table_to_vars};
 use crate::kernel::engine::Engine;
 use crate::kernel::event::{Event, Outcome};
 use crate::kernel::piece::{EVERYONE, player_bit};
 use crate::kernel::state::Frame;
-use mlua::{Lua, Result, Table};
+use mlua::{Function, Lua, Table};
+use std::rc::Rc;
 
-pub fn register(lua: &Lua) -> Result<()> {
-    let t = lua.create_table()?;
-    t.set(
+/// Registers `game`; returns the native that writes a log line, which the
+/// Lua half of the API (`api.lua`) builds `game.log` and `print` on.
+pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<Function> {
+    let t = natives(
+        lua,
+        link,
+        &[&FIRST_PLAYER, &NEXT_PLAYER, &CURRENT_PLAYER, &OPTION, &PLY],
+    )?;
+    let l = Rc::clone(link);
+    t.raw_set(
         "players",
-        lua.create_function(|lua, ()| {
-            lua.create_sequence_from(definition(lua)?.players.iter().map(|p| p.id.clone()))
+        lua.create_function(move |lua, ()| {
+            let g = l.game().map_err(|e| fail(lua, e))?;
+            lua.create_sequence_from(g.players.iter().map(|p| p.id.as_str()))
         })?,
     )?;
-    t.set(
-        "first_player",
-        lua.create_function(|lua, ()| {
-            with_state(lua, |g, s| Ok(g.player_id(s.first_player).to_string()))
+    let l = Rc::clone(link);
+    t.raw_set(
+        "finish",
+        lua.create_function(move |lua, t: Table| finish(lua, &l, &t))?,
+    )?;
+    let l = Rc::clone(link);
+    t.raw_set(
+        "push_phase",
+        lua.create_function(move |lua, (name, player, ctx): (String, String, Option<Table>)| {
+            push_phase(lua, &l, &name, &player, ctx)
         })?,
     )?;
-    t.set(
-        "next_player",
-        lua.create_function(|lua, p: String| {
-            let g = definition(lua)?;
-            Ok(g.player_id(g.next_player(player_arg(&g, &p)?)).to_string())
-        })?,
-    )?;
-    t.set(
-        "current_player",
-        lua.create_function(|lua, ()| {
-            with_state(lua, |g, s| {
-                Ok(s.stack.last().map(|f| g.player_id(f.player).to_string()))
-            })
-        })?,
-    )?;
-    t.set(
-        "option",
-        lua.create_function(|lua, id: String| Ok(definition(lua)?.option_enabled(&id)))?,
-    )?;
-    t.set(
-        "ply",
-        lua.create_function(|lua, ()| with_state(lua, |_, s| Ok(s.ply)))?,
-    )?;
-    t.set("log", lua.create_function(log)?)?;
-    t.set("finish", lua.create_function(finish)?)?;
-    t.set("push_phase", lua.create_function(push_phase)?)?;
-    lua.globals().set("game", t)?;
-    lua.globals().set("print", lua.create_function(print)?)
+    lua.globals().raw_set("game", t)?;
+    super::native::function(lua, link, &EMIT)
 }
 
-/// `print` writes to the game log, seen by everyone: a script's output
-/// belongs to the game's narration, not to the terminal behind the REPL.
-/// While the package loads there is no game yet, so it goes to stderr.
-fn print(lua: &Lua, args: mlua::Variadic<mlua::Value>) -> Result<()> {
-    let text = args
-        .iter()
-        .map(|v| {
-            v.to_string()
-                .unwrap_or_else(|_| format!("<{}>", v.type_name()))
+static FIRST_PLAYER: Native = Native {
+    name: "game.first_player",
+    call: |link, _, out| {
+        link.with_state(|g, s| {
+            out.str(g.player_id(s.first_player));
+            Ok(())
         })
-        .collect::<Vec<_>>()
-        .join("\t");
-    let logged = with_state(lua, |_, s| {
-        s.events.push(Event::Text {
-            text: text.clone(),
-            to: EVERYONE,
-        });
-        Ok(())
-    });
-    if logged.is_err() {
-        eprintln!("{text}");
-    }
-    Ok(())
-}
+    },
+};
 
-/// Adds a line to the game log, seen by everyone or by one player.
-fn log(lua: &Lua, (text, player): (String, Option<String>)) -> Result<()> {
-    with_state(lua, |g, s| {
-        let to = match player {
-            Some(p) => player_bit(player_arg(g, &p)?),
-            None => EVERYONE,
-        };
-        s.events.push(Event::Text { text, to });
+static NEXT_PLAYER: Native = Native {
+    name: "game.next_player",
+    call: |link, a, out| {
+        let g = link.game()?;
+        out.str(g.player_id(g.next_player(player_arg(g, a.str(1)?)?)));
         Ok(())
-    })
-}
+    },
+};
+
+static CURRENT_PLAYER: Native = Native {
+    name: "game.current_player",
+    call: |link, _, out| {
+        link.with_state(|g, s| {
+            match s.stack.last() {
+                Some(f) => out.str(g.player_id(f.player)),
+                None => out.nil(),
+            }
+            Ok(())
+        })
+    },
+};
+
+static OPTION: Native = Native {
+    name: "game.option",
+    call: |link, a, out| {
+        out.bool(link.game()?.option_enabled(a.str(1)?));
+        Ok(())
+    },
+};
+
+static PLY: Native = Native {
+    name: "game.ply",
+    call: |link, _, out| {
+        link.with_state(|_, s| {
+            out.int(i64::from(s.ply));
+            Ok(())
+        })
+    },
+};
+
+/// `emit(text, player or nil)`: a log line for everyone or one player.
+/// While the package loads there is no game yet, so it goes to stderr.
+static EMIT: Native = Native {
+    name: "game.log",
+    call: |link, a, _| {
+        let text = a.str(1)?;
+        let player = a.opt_str(2)?;
+        if link.game().is_err() {
+            eprintln!("{text}");
+            return Ok(());
+        }
+        link.with_state(|g, s| {
+            let to = match player {
+                Some(p) => player_bit(player_arg(g, p)?),
+                None => EVERYONE,
+            };
+            s.events.push(Event::Text {
+                text: text.to_string(),
+                to,
+            });
+            Ok(())
+        })
+    },
+};
 
 /// Ends the game: `{winner = "blue" | nil, reason = "...", scores = {...}}`.
-fn finish(lua: &Lua, t: Table) -> Result<()> {
-    with_state(lua, |g, s| {
-        let winner = t
-            .get::<Option<String>>("winner")?
-            .map(|w| player_arg(g, &w))
-            .transpose()?;
-        let reason = t
-            .get::<Option<String>>("reason")?
-            .unwrap_or_else(|| "the rules ended the game".into());
-        let scores = match t.get::<Option<Table>>("scores")? {
-            Some(sc) => g
-                .players
-                .iter()
-                .map(|p| sc.get::<Option<i64>>(p.id.as_str()).map(|v| v.unwrap_or(0)))
-                .collect::<Result<Vec<_>>>()?,
-            None => Vec::new(),
-        };
+/// The table is read before the state is touched, so a metamethod of it
+/// may even call the API.
+fn finish(lua: &Lua, link: &Link, t: &Table) -> mlua::Result<()> {
+    let winner: Option<String> = t.get("winner")?;
+    let reason: Option<String> = t.get("reason")?;
+    let scores: Option<Table> = t.get("scores")?;
+    let g = link.game().map_err(|e| fail(lua, e))?;
+    let scores = match scores {
+        Some(sc) => g
+            .players
+            .iter()
+            .map(|p| sc.get::<Option<i64>>(p.id.as_str()).map(|v| v.unwrap_or(0)))
+            .collect::<mlua::Result<Vec<_>>>()?,
+        None => Vec::new(),
+    };
+    link.with_state(|g, s| {
+        let winner = winner.map(|w| player_arg(g, &w)).transpose()?;
+        let reason = reason.unwrap_or_else(|| "the rules ended the game".into());
         Engine::finish(
             s,
             Outcome {
@@ -117,20 +147,27 @@ fn finish(lua: &Lua, t: Table) -> Result<()> {
         );
         Ok(())
     })
+    .map_err(|e| fail(lua, e))
 }
 
 /// Pushes a phase frame for a player, with optional context; it runs as
 /// soon as the current script call returns.
-fn push_phase(lua: &Lua, (name, player, ctx): (String, String, Option<Table>)) -> Result<()> {
-    with_state(lua, |g, s| {
+fn push_phase(
+    lua: &Lua,
+    link: &Link,
+    name: &str,
+    player: &str,
+    ctx: Option<Table>,
+) -> mlua::Result<()> {
+    let ctx = ctx.map(|t| table_to_vars(lua, &t)).transpose()?.unwrap_or_default();
+    link.with_state(|g, s| {
         let phase = g
-            .phase_index(&name)
-            .ok_or_else(|| mlua::Error::runtime(format!("no phase '{name}'")))?;
-        let mut frame = Frame::new(phase, player_arg(g, &player)?);
-        if let Some(ctx) = ctx {
-            frame.ctx = super::table_to_vars(&ctx)?;
-        }
-        s.stack.push(frame);
-        Ok(())
+            .phase_index(name)
+            .ok_or_else(|| ApiError(format!("no phase '{name}'")))?;
+        let mut frame = Frame::new(phase, player_arg(g, player)?);
+        frame.ctx = ctx;
+        s.push_script_frame(frame, link.data_limit())
+            .map_err(ApiError)
     })
+    .map_err(|e| fail(lua, e))
 }

@@ -1,74 +1,101 @@
-//! The Lua API over the kernel. Each area (board, pieces, dice, game, vars)
-//! registers its global table in one `register` function; docs/lua-api.md
-//! documents every call with an example.
+//! The Lua API over the kernel. Each area (board, pieces, dice, game, vars,
+//! the phase frame) registers its global table in one `register` function;
+//! docs/lua-api.md documents every call with an example.
 //!
 //! Scripts never hold game state: during a call the kernel lends the state
-//! to the Lua host ([`Lent`]), the callbacks read and change it there, and
-//! the kernel takes it back when the call returns. Outside a call (while the
-//! package loads) the state calls fail with a clear message.
+//! to the [`Link`], the functions read and change it there, and the kernel
+//! takes it back when the call returns. The functions a rule calls many
+//! times a game are [`native`] (plain C functions on Lua's stack); the rest
+//! are ordinary mlua callbacks. Both reach the state only through
+//! [`Link::with_state`].
 
 mod board;
 mod dice;
+mod frame;
 mod game;
+pub mod link;
+pub mod native;
 mod pieces;
 mod vars;
+mod vars_cache;
+
+pub use frame::FrameProxy;
+pub use link::Link;
+
+/// What registering the API hands back to the host: the `frame` object of
+/// phase calls, the narration switch, and the cache of game variables.
+pub struct Api {
+    pub frame: FrameProxy,
+    /// `narrate(on)`: switches the Lua side's narration.
+    pub narrate: mlua::Function,
+    /// The Lua-side cache of game variables (`vars_cache.rs`).
+    pub vars_cache: Table,
+    /// The API's global tables (`vars`, `dice`...), which no script may change.
+    pub tables: Vec<Table>,
+}
 
 use crate::kernel::board::SpaceId;
 use crate::kernel::game::Game;
 use crate::kernel::piece::{Location, PieceId, PlayerId};
-use crate::kernel::state::GameState;
 use crate::kernel::value::{Value, Vars};
-use mlua::{Lua, Result, Table};
+use crate::script::package::caller_location;
+use mlua::{Lua, Table};
+use native::{ApiError, Native};
 use std::rc::Rc;
 
-/// The game state lent to the scripts for the length of one call.
-#[derive(Default)]
-pub struct Lent(pub Option<GameState>);
+/// Lua code of the API that is best written in Lua: narration helpers
+/// that format only when someone reads the log.
+const API_LUA: &str = include_str!("api.lua");
 
-/// The game definition, set once when the package is loaded.
-pub struct Definition(pub Rc<Game>);
-
-/// Registers every API area as a global table.
-pub fn register(lua: &Lua) -> Result<()> {
-    lua.set_app_data(Lent::default());
-    board::register(lua)?;
-    pieces::register(lua)?;
-    dice::register(lua)?;
-    game::register(lua)?;
-    vars::register(lua)?;
-    Ok(())
+/// Registers every API area as a global table. The Lua state keeps the link
+/// alive, since native functions point at it.
+pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<Api> {
+    lua.set_app_data(Rc::clone(link));
+    board::register(lua, link)?;
+    pieces::register(lua, link)?;
+    dice::register(lua, link)?;
+    let emit = game::register(lua, link)?;
+    let vars_cache = vars::register(lua, link)?;
+    let narrate = lua
+        .load(API_LUA)
+        .set_name("=[portolan api]")
+        .call(emit)?;
+    let globals = lua.globals();
+    let tables = ["board", "pieces", "dice", "game", "vars"]
+        .iter()
+        .map(|name| globals.raw_get::<Table>(*name))
+        .collect::<mlua::Result<_>>()?;
+    Ok(Api {
+        frame: frame::FrameProxy::new(lua, link)?,
+        narrate,
+        tables,
+        vars_cache,
+    })
 }
 
-/// Runs `f` with the game definition and the lent state.
-fn with_state<R>(lua: &Lua, f: impl FnOnce(&Game, &mut GameState) -> Result<R>) -> Result<R> {
-    let game = definition(lua)?;
-    let mut lent = lua.app_data_mut::<Lent>().ok_or_else(no_game)?;
-    let state = lent.0.as_mut().ok_or_else(no_game)?;
-    f(&game, state)
+/// A table of native functions.
+fn natives(lua: &Lua, link: &Link, list: &[&'static Native]) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    for native in list {
+        let short = native.name.rsplit('.').next().unwrap_or(native.name);
+        t.raw_set(short, native::function(lua, link, native)?)?;
+    }
+    Ok(t)
 }
 
-fn definition(lua: &Lua) -> Result<Rc<Game>> {
-    lua.app_data_ref::<Definition>()
-        .map(|d| d.0.clone())
-        .ok_or_else(|| {
-            mlua::Error::runtime(
-                "the game definition is not available while the package is still loading",
-            )
-        })
-}
-
-fn no_game() -> mlua::Error {
-    mlua::Error::runtime(
-        "no game is in progress: game state can only be read inside a rule function, not while the package loads",
-    )
+/// An API error raised from an mlua callback, with the script's
+/// `file:line:` in front, like the natives' errors.
+fn fail(lua: &Lua, e: ApiError) -> mlua::Error {
+    let at = caller_location(lua, 1).map_or(String::new(), |l| l + ": ");
+    mlua::Error::runtime(format!("{at}{}", e.0))
 }
 
 /// Piece ids in Lua are the kernel's index plus one, like every Lua list.
-fn piece_arg(state: &GameState, id: i64) -> Result<PieceId> {
+fn piece_arg(state: &crate::kernel::state::GameState, id: i64) -> Result<PieceId, ApiError> {
     if id >= 1 && (id as usize) <= state.pieces().len() {
         Ok(PieceId((id - 1) as u16))
     } else {
-        Err(mlua::Error::runtime(format!(
+        Err(ApiError(format!(
             "no piece {id}: piece ids run from 1 to {}",
             state.pieces().len()
         )))
@@ -79,34 +106,44 @@ fn lua_piece(id: PieceId) -> i64 {
     i64::from(id.0) + 1
 }
 
-fn space_arg(game: &Game, name: &str) -> Result<SpaceId> {
+fn space_arg(game: &Game, name: &str) -> Result<SpaceId, ApiError> {
     game.board.find(name).ok_or_else(|| {
-        let names: Vec<&str> = game.board.ids().map(|i| game.board.name(i)).collect();
-        mlua::Error::runtime(format!(
+        let names = game.board.ids().map(|i| game.board.name(i));
+        ApiError(format!(
             "no space '{name}': {}",
             crate::data::error::suggest(name, names)
         ))
     })
 }
 
-fn player_arg(game: &Game, id: &str) -> Result<PlayerId> {
+fn player_arg(game: &Game, id: &str) -> Result<PlayerId, ApiError> {
     game.player_index(id).ok_or_else(|| {
-        let ids: Vec<&str> = game.players.iter().map(|p| p.id.as_str()).collect();
-        mlua::Error::runtime(format!(
+        let ids = game.players.iter().map(|p| p.id.as_str());
+        ApiError(format!(
             "no player '{id}': {}",
             crate::data::error::suggest(id, ids)
         ))
     })
 }
 
+fn kind_arg(game: &Game, name: &str) -> Result<crate::kernel::piece::KindId, ApiError> {
+    game.kind_index(name).ok_or_else(|| {
+        let kinds = game.kinds.iter().map(|k| k.name.as_str());
+        ApiError(format!(
+            "no piece kind '{name}': {}",
+            crate::data::error::suggest(name, kinds)
+        ))
+    })
+}
+
 /// A space name or a pool name, as scripts write locations.
-fn location_arg(game: &Game, name: &str) -> Result<Location> {
+fn location_arg(game: &Game, name: &str) -> Result<Location, ApiError> {
     if let Some(s) = game.board.find(name) {
         return Ok(Location::Space(s));
     }
     game.pool_index(name).map(Location::Pool).ok_or_else(|| {
-        mlua::Error::runtime(format!(
-            "'{name}' is neither a space nor a pool ({})",
+        ApiError(format!(
+            "'{name}' is neither a space nor a pool (pools: {})",
             game.pools.join(", ")
         ))
     })
@@ -119,8 +156,8 @@ fn location_name(game: &Game, loc: Location) -> &str {
     }
 }
 
-/// Converts a Lua value to a kernel value: booleans, integers, strings.
-pub fn to_value(v: mlua::Value) -> Result<Option<Value>> {
+/// Converts a Lua value to a kernel value: booleans, whole numbers, text.
+pub fn to_value(v: mlua::Value) -> mlua::Result<Option<Value>> {
     Ok(match v {
         mlua::Value::Nil => None,
         mlua::Value::Boolean(b) => Some(Value::Bool(b)),
@@ -129,14 +166,14 @@ pub fn to_value(v: mlua::Value) -> Result<Option<Value>> {
         mlua::Value::String(s) => Some(Value::Str(s.to_str()?.to_string())),
         other => {
             return Err(mlua::Error::runtime(format!(
-                "game variables hold booleans, integers and strings, not {} (keep state in the kernel: DESIGN principle 1)",
+                "game variables hold booleans, whole numbers and strings, not {} (keep state in the kernel: DESIGN principle 1)",
                 other.type_name()
             )));
         }
     })
 }
 
-pub fn from_value(lua: &Lua, v: &Value) -> Result<mlua::Value> {
+pub fn from_value(lua: &Lua, v: &Value) -> mlua::Result<mlua::Value> {
     Ok(match v {
         Value::Bool(b) => mlua::Value::Boolean(*b),
         Value::Int(i) => mlua::Value::Integer(*i),
@@ -144,55 +181,35 @@ pub fn from_value(lua: &Lua, v: &Value) -> Result<mlua::Value> {
     })
 }
 
-pub fn vars_to_table(lua: &Lua, vars: &Vars) -> Result<Table> {
+pub fn vars_to_table(lua: &Lua, vars: &Vars) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     for (k, v) in vars {
-        t.set(k.as_str(), from_value(lua, v)?)?;
+        t.raw_set(k.as_str(), from_value(lua, v)?)?;
     }
     Ok(t)
 }
 
-/// Reads a Lua table of variables, in sorted key order.
-pub fn table_to_vars(t: &Table) -> Result<Vars> {
+/// Reads a Lua table of variables with the sandbox's `next` (which sees
+/// through frozen tables), in key order.
+pub fn table_to_vars(lua: &Lua, t: &Table) -> mlua::Result<Vars> {
+    let next: mlua::Function = lua.globals().get("next")?;
     let mut vars = Vars::new();
-    for pair in t.pairs::<String, mlua::Value>() {
-        let (k, v) = pair?;
+    let mut key = mlua::Value::Nil;
+    loop {
+        let (k, v): (mlua::Value, mlua::Value) = next.call((t, &key))?;
+        if k.is_nil() {
+            break;
+        }
+        key = k.clone();
+        let mlua::Value::String(k) = k else {
+            return Err(mlua::Error::runtime(format!(
+                "variable names are strings, not {}",
+                k.type_name()
+            )));
+        };
         if let Some(v) = to_value(v)? {
-            vars.insert(k, v);
+            vars.insert(k.to_str()?.to_string(), v);
         }
     }
     Ok(vars)
-}
-
-/// A list of piece ids as a Lua sequence.
-fn piece_list(lua: &Lua, ids: impl Iterator<Item = PieceId>) -> Result<Table> {
-    lua.create_sequence_from(ids.map(lua_piece))
-}
-
-/// Runs `f` on the frame at `depth` of the lent state's stack.
-pub fn with_frame<R>(
-    lua: &Lua,
-    depth: usize,
-    f: impl FnOnce(&Game, &mut crate::kernel::state::Frame) -> Result<R>,
-) -> Result<R> {
-    with_state(lua, |g, s| {
-        let frame = s.stack.get_mut(depth).ok_or_else(|| {
-            mlua::Error::runtime("the phase's frame left the stack during the call")
-        })?;
-        f(g, frame)
-    })
-}
-
-/// The depth of the lent state's phase stack.
-pub fn stack_len(lua: &Lua) -> Result<usize> {
-    with_state(lua, |_, s| Ok(s.stack.len()))
-}
-
-/// A player's id and a space's name, as scripts receive them.
-pub fn names(lua: &Lua, player: PlayerId, space: SpaceId) -> Result<(String, String)> {
-    let g = definition(lua)?;
-    Ok((
-        g.player_id(player).to_string(),
-        g.board.name(space).to_string(),
-    ))
 }

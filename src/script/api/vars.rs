@@ -1,52 +1,131 @@
-//! `vars`: global and per-player variables, kept in the kernel's state.
+//! `vars`: game and per-player variables, kept in the kernel's state.
 
-use super::{from_value, player_arg, to_value, with_state};
-use crate::kernel::state::set_var;
-use mlua::{Lua, Result, Value};
+use super::link::Link;
+use super::native::{ApiError, Native, Out};
+use super::{natives, player_arg, vars_cache};
+use crate::kernel::script_data::Scope;
+use crate::kernel::state::GameState;
+use crate::kernel::value::Value;
+use mlua::{Lua, Table};
 
-pub fn register(lua: &Lua) -> Result<()> {
-    let t = lua.create_table()?;
-    t.set(
-        "get",
-        lua.create_function(|lua, name: String| {
-            with_state(lua, |_, s| {
-                s.vars
-                    .get(&name)
-                    .map_or(Ok(Value::Nil), |v| from_value(lua, v))
-            })
-        })?,
-    )?;
-    t.set(
-        "set",
-        lua.create_function(|lua, (name, v): (String, Value)| {
-            let v = to_value(v)?;
-            with_state(lua, |_, s| {
-                set_var(&mut s.vars, &name, v);
-                Ok(())
-            })
-        })?,
-    )?;
-    t.set(
-        "get_player",
-        lua.create_function(|lua, (p, name): (String, String)| {
-            with_state(lua, |g, s| {
-                s.players[player_arg(g, &p)?.0 as usize]
-                    .vars
-                    .get(&name)
-                    .map_or(Ok(Value::Nil), |v| from_value(lua, v))
-            })
-        })?,
-    )?;
-    t.set(
-        "set_player",
-        lua.create_function(|lua, (p, name, v): (String, String, Value)| {
-            let v = to_value(v)?;
-            with_state(lua, |g, s| {
-                let p = player_arg(g, &p)?;
-                set_var(&mut s.players[p.0 as usize].vars, &name, v);
-                Ok(())
-            })
-        })?,
-    )?;
-    lua.globals().set("vars", t)
+/// Registers `vars`; returns the cache of game variables that `get`,
+/// `set` and `add` keep (see `vars_cache.rs`), which the host empties when
+/// the state changes.
+pub fn register(lua: &Lua, link: &Link) -> mlua::Result<Table> {
+    let t = natives(lua, link, &[&GET_PLAYER, &SET_PLAYER, &ADD_PLAYER])?;
+    let cache = lua.create_table()?;
+    let [get, set, add] = vars_cache::functions(lua, link, &cache, [&GET, &SET, &ADD])?;
+    t.raw_set("get", get)?;
+    t.raw_set("set", set)?;
+    t.raw_set("add", add)?;
+    lua.globals().raw_set("vars", t)?;
+    Ok(cache)
+}
+
+static GET: Native = Native {
+    name: "vars.get",
+    call: |link, a, out| {
+        let name = a.str(1)?;
+        link.with_state(|_, s| {
+            out.value(s.script_var(Scope::Game, name));
+            Ok(())
+        })
+    },
+};
+
+/// Sets a game variable; returns the value as stored (a whole float comes
+/// back an integer), for the cache.
+static SET: Native = Native {
+    name: "vars.set",
+    call: |link, a, out| {
+        let (name, value) = (a.str(1)?, a.value(2)?);
+        out.value(value.as_ref());
+        link.with_state(|_, s| set_game(link, s, name, value))
+    },
+};
+
+static ADD: Native = Native {
+    name: "vars.add",
+    call: |link, a, out| {
+        let (name, n) = (a.str(1)?, a.int(2)?);
+        link.with_state(|_, s| {
+            let before = s.vars_stamp();
+            add(link, s, Scope::Game, name, n, out)?;
+            link.cache_follows(before, s.vars_stamp());
+            Ok(())
+        })
+    },
+};
+
+static GET_PLAYER: Native = Native {
+    name: "vars.get_player",
+    call: |link, a, out| {
+        let (player, name) = (a.str(1)?, a.str(2)?);
+        link.with_state(|g, s| {
+            out.value(s.script_var(Scope::Player(player_arg(g, player)?), name));
+            Ok(())
+        })
+    },
+};
+
+static SET_PLAYER: Native = Native {
+    name: "vars.set_player",
+    call: |link, a, _| {
+        let (player, name, value) = (a.str(1)?, a.str(2)?, a.value(3)?);
+        link.with_state(|g, s| set(link, s, Scope::Player(player_arg(g, player)?), name, value))
+    },
+};
+
+static ADD_PLAYER: Native = Native {
+    name: "vars.add_player",
+    call: |link, a, out| {
+        let (player, name, n) = (a.str(1)?, a.str(2)?, a.int(3)?);
+        link.with_state(|g, s| add(link, s, Scope::Player(player_arg(g, player)?), name, n, out))
+    },
+};
+
+/// Sets a game variable, for the Lua side to cache as well.
+fn set_game(link: &Link, s: &mut GameState, name: &str, value: Option<Value>) -> Result<(), ApiError> {
+    let before = s.vars_stamp();
+    set(link, s, Scope::Game, name, value)?;
+    link.cache_follows(before, s.vars_stamp());
+    Ok(())
+}
+
+/// Sets a variable within the link's data limit.
+pub(super) fn set(
+    link: &Link,
+    s: &mut GameState,
+    scope: Scope,
+    name: &str,
+    value: Option<Value>,
+) -> Result<(), ApiError> {
+    s.set_script_var(scope, name, value, link.data_limit())
+        .map_err(ApiError)
+}
+
+/// Adds to a whole-number variable (unset counts as 0); returns the sum.
+fn add(
+    link: &Link,
+    s: &mut GameState,
+    scope: Scope,
+    name: &str,
+    n: i64,
+    out: &mut Out,
+) -> Result<(), ApiError> {
+    let old = match s.script_var(scope, name) {
+        None => 0,
+        Some(Value::Int(i)) => *i,
+        Some(other) => {
+            return Err(ApiError(format!(
+                "cannot add to '{name}': it holds {other}, not a whole number"
+            )));
+        }
+    };
+    let sum = old
+        .checked_add(n)
+        .ok_or_else(|| ApiError(format!("'{name}' would overflow: {old} + {n}")))?;
+    set(link, s, scope, name, Some(Value::Int(sum)))?;
+    out.int(sum);
+    Ok(())
 }

@@ -1,0 +1,205 @@
+//! What ties the Lua API to the kernel: the game definition, the state
+//! lent for one call, whether the game is narrated, and the host-side caches.
+//!
+//! Scripts never hold game state (DESIGN principle 1): for the length of
+//! one call the host lends the state to the link ([`Link::lend`]), the API
+//! functions read and change it there, and the host has it back when the
+//! call returns. Every function reaches the state through
+//! [`Link::with_state`], which refuses a second, nested use instead of
+//! aliasing it, so no script trick (a metamethod calling the API from inside
+//! an API call) can make the host panic or see a half-made change.
+
+use super::native::{ApiError, Out};
+use crate::kernel::dice::DiceExpr;
+use crate::kernel::game::Game;
+use crate::kernel::state::GameState;
+use std::cell::{Cell, OnceCell, RefCell, UnsafeCell};
+use std::collections::HashMap;
+use std::ffi::c_int;
+use std::rc::Rc;
+
+/// Dice texts parsed once: rules roll the same few expressions all game.
+/// Bounded, so a script inventing new texts cannot grow it without end.
+const DICE_CACHE: usize = 256;
+
+pub struct Link {
+    game: OnceCell<Rc<Game>>,
+    state: Cell<*mut GameState>,
+    busy: Cell<bool>,
+    narrate: Cell<bool>,
+    /// The phase-stack depth of the frame a phase function is working on.
+    frame: Cell<Option<usize>>,
+    dice: RefCell<HashMap<Box<str>, DiceExpr>>,
+    /// Registry references of each dice table's rows, by table index.
+    rows: OnceCell<Vec<Vec<c_int>>>,
+    /// Registry references of `frame.ctx` and its `pairs` iterator.
+    frame_slots: Cell<(c_int, c_int)>,
+    /// The stamp (see `GameState::vars_stamp`) of the state whose game
+    /// variables the Lua-side cache holds, if any.
+    cached: Cell<Option<(u64, u64)>>,
+    /// The bytes scripts may keep in the state's variables.
+    data_limit: usize,
+    out: UnsafeCell<Out>,
+    error: RefCell<String>,
+}
+
+impl Link {
+    pub fn new(data_limit: usize) -> Link {
+        Link {
+            game: OnceCell::new(),
+            state: Cell::new(std::ptr::null_mut()),
+            busy: Cell::new(false),
+            narrate: Cell::new(true),
+            frame: Cell::new(None),
+            dice: RefCell::new(HashMap::new()),
+            rows: OnceCell::new(),
+            frame_slots: Cell::new((0, 0)),
+            cached: Cell::new(None),
+            data_limit,
+            out: UnsafeCell::new(Out::default()),
+            error: RefCell::new(String::new()),
+        }
+    }
+
+    /// Hands the compiled game to the API (once, when the package is ready).
+    pub fn attach(&self, game: Rc<Game>, rows: Vec<Vec<c_int>>) {
+        self.game.set(game).ok();
+        self.rows.set(rows).ok();
+    }
+
+    pub fn game(&self) -> Result<&Rc<Game>, ApiError> {
+        self.game.get().ok_or_else(|| {
+            ApiError::new("the game definition is not available while the package is still loading")
+        })
+    }
+
+    /// Lends `state` to the API while `f` runs (calls may nest: the state
+    /// lent before is restored after).
+    pub fn lend<R>(&self, state: &mut GameState, frame: Option<usize>, f: impl FnOnce() -> R) -> R {
+        struct Restore<'a>(&'a Link, *mut GameState, Option<usize>);
+        impl Drop for Restore<'_> {
+            fn drop(&mut self) {
+                self.0.state.set(self.1);
+                self.0.frame.set(self.2);
+            }
+        }
+        let _restore = Restore(self, self.state.replace(state), self.frame.replace(frame));
+        f()
+    }
+
+    /// Runs `f` on the definition and the lent state. `f` must not call Lua.
+    pub fn with_state<R>(
+        &self,
+        f: impl FnOnce(&Game, &mut GameState) -> Result<R, ApiError>,
+    ) -> Result<R, ApiError> {
+        struct Release<'a>(&'a Cell<bool>);
+        impl Drop for Release<'_> {
+            fn drop(&mut self) {
+                self.0.set(false);
+            }
+        }
+        let game = self.game()?;
+        let state = self.state.get();
+        if state.is_null() {
+            return Err(ApiError::new(
+                "no game is in progress: game state can only be read inside a rule function, \
+                 not while the package loads",
+            ));
+        }
+        if self.busy.replace(true) {
+            return Err(ApiError::new(
+                "the game state is in use by another API call (an API function called from a \
+                 metamethod of an argument?): call the API from plain code",
+            ));
+        }
+        let _release = Release(&self.busy);
+        // SAFETY: `lend` set the pointer from a `&mut GameState` its caller
+        // does not use until `lend` returns, and `busy` makes this the only
+        // reference made from it.
+        f(game, unsafe { &mut *state })
+    }
+
+    /// The depth of the frame the running phase function works on.
+    pub fn frame(&self) -> Result<usize, ApiError> {
+        self.frame.get().ok_or_else(|| {
+            ApiError::new("no phase frame here: `frame` is only valid inside a phase's run or choose")
+        })
+    }
+
+    pub fn narrating(&self) -> bool {
+        self.narrate.get()
+    }
+
+    pub fn set_narration(&self, on: bool) {
+        self.narrate.set(on);
+    }
+
+    /// A dice text, parsed (from the cache when it was parsed before).
+    pub fn dice(&self, text: &str) -> Result<DiceExpr, ApiError> {
+        if let Some(d) = self.dice.borrow().get(text) {
+            return Ok(*d);
+        }
+        let parsed: DiceExpr = text.parse().map_err(|e| ApiError(format!("{e}")))?;
+        let mut cache = self.dice.borrow_mut();
+        if cache.len() < DICE_CACHE {
+            cache.insert(text.into(), parsed);
+        }
+        Ok(parsed)
+    }
+
+    /// The registry reference of a dice table's row.
+    pub fn row(&self, table: usize, row: usize) -> c_int {
+        self.rows.get().expect("rows are set with the game")[table][row]
+    }
+
+    pub(super) fn set_frame_slots(&self, ctx: c_int, next: c_int) {
+        self.frame_slots.set((ctx, next));
+    }
+
+    pub(super) fn frame_slots(&self) -> (c_int, c_int) {
+        self.frame_slots.get()
+    }
+
+    /// Whether the Lua-side cache of game variables holds `state`'s (it is
+    /// emptied otherwise, and then does).
+    pub fn cache_holds(&self, stamp: (u64, u64)) -> bool {
+        self.cached.replace(Some(stamp)) == Some(stamp)
+    }
+
+    /// A native changed a game variable (and the Lua side will cache the new
+    /// value): the cache still holds the state's variables if it did before.
+    pub fn cache_follows(&self, before: (u64, u64), after: (u64, u64)) {
+        if self.cached.get() == Some(before) {
+            self.cached.set(Some(after));
+        }
+    }
+
+    pub fn data_limit(&self) -> usize {
+        self.data_limit
+    }
+
+    /// The native trampoline's result buffer.
+    ///
+    /// # Safety
+    /// Only the trampoline may call this, and never while another `&mut`
+    /// from it lives (natives never call Lua, so they never nest).
+    #[allow(clippy::mut_from_ref)]
+    pub(super) unsafe fn out(&self) -> &mut Out {
+        // SAFETY: guaranteed by the caller.
+        unsafe { &mut *self.out.get() }
+    }
+
+    pub(super) fn set_error(&self, message: &str) {
+        let mut e = self.error.borrow_mut();
+        e.clear();
+        e.push_str(message);
+    }
+
+    /// The last error a native raised; read only by the trampoline, right
+    /// before it raises it.
+    pub(super) fn error(&self) -> &str {
+        // SAFETY: nothing writes the error between `set_error` and the raise
+        // that reads it, and the raise leaves this frame for good.
+        unsafe { (*self.error.as_ptr()).as_str() }
+    }
+}
