@@ -38,7 +38,7 @@ pub fn entry_size(name: &str, value: &Value) -> usize {
 }
 
 fn vars_size(vars: &Vars) -> usize {
-    vars.iter().map(|(k, v)| entry_size(k, v)).sum()
+    vars.iter_unordered().map(|(k, v)| entry_size(k, v)).sum()
 }
 
 /// The bytes a piece takes, its attributes included.
@@ -108,7 +108,7 @@ impl GameState {
             }
             (None, Some(v)) => {
                 charge(&mut bytes, entry_size(name, &v), 0, limit)?;
-                vars.insert(name.to_string(), v);
+                vars.insert(name, v);
             }
             (None, None) => {}
         }

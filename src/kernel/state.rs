@@ -415,7 +415,7 @@ impl Eq for VarsStamp {}
 pub fn set_var(vars: &mut Vars, name: &str, value: Option<Value>) {
     match value {
         Some(v) => {
-            vars.insert(name.to_string(), v);
+            vars.insert(name, v);
         }
         None => {
             vars.remove(name);
@@ -446,7 +446,7 @@ fn vars_hash(vars: &Vars) -> u64 {
     if vars.is_empty() {
         return 0;
     }
-    vars.iter().fold(0, |h, (k, v)| {
+    vars.iter_unordered().fold(0, |h, (k, v)| {
         let v = match v {
             Value::Bool(b) => mix(u64::from(*b) ^ 0xB001),
             Value::Int(i) => mix(*i as u64 ^ 0x1A7),

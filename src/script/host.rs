@@ -297,8 +297,9 @@ impl LuaRules {
     ) -> Result<R, RulesError> {
         // The Lua-side cache of game variables stays good across calls as
         // long as they are on the same state, changed only through the API.
+        let cache = &self.api.vars_cache;
         if !self.link.cache_holds(state.vars_stamp()) {
-            self.api.vars_cache.clear().ok();
+            cache.clear();
         }
         self.link
             .lend(state, frame, || self.sandbox.call(f))

@@ -15,7 +15,6 @@ use super::vars::set;
 use crate::kernel::script_data::Scope;
 use crate::kernel::state::Frame;
 use mlua::{Lua, RegistryKey, Value};
-use std::ops::Bound;
 
 /// The `frame` object handed to phase functions, and the registry slots
 /// its natives return.
@@ -184,13 +183,7 @@ static CTX_NEXT: Native = Native {
 fn ctx_next(link: &Link, a: &Args, out: &mut Out) -> Result<(), ApiError> {
     let after = a.opt_str(2)?;
     with_frame(link, |_, s, depth| {
-        let ctx = &frame_at(s, depth).ctx;
-        let next = match after {
-            None => ctx.iter().next(),
-            Some(k) => ctx
-                .range::<str, _>((Bound::Excluded(k), Bound::Unbounded))
-                .next(),
-        };
+        let next = frame_at(s, depth).ctx.next_after(after);
         match next {
             Some((k, v)) => {
                 out.str(k);

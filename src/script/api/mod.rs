@@ -17,7 +17,7 @@ pub mod link;
 pub mod native;
 mod pieces;
 mod vars;
-mod vars_cache;
+pub mod vars_cache;
 
 pub use frame::FrameProxy;
 pub use link::Link;
@@ -29,7 +29,7 @@ pub struct Api {
     /// `narrate(on)`: switches the Lua side's narration.
     pub narrate: mlua::Function,
     /// The Lua-side cache of game variables (`vars_cache.rs`).
-    pub vars_cache: Table,
+    pub vars_cache: vars_cache::VarsCache,
     /// The API's global tables (`vars`, `dice`...), which no script may change.
     pub tables: Vec<Table>,
 }
@@ -184,7 +184,7 @@ pub fn from_value(lua: &Lua, v: &Value) -> mlua::Result<mlua::Value> {
 pub fn vars_to_table(lua: &Lua, vars: &Vars) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     for (k, v) in vars {
-        t.raw_set(k.as_str(), from_value(lua, v)?)?;
+        t.raw_set(k, from_value(lua, v)?)?;
     }
     Ok(t)
 }

@@ -2,19 +2,21 @@
 
 use super::link::Link;
 use super::native::{ApiError, Native, Out};
-use super::{natives, player_arg, vars_cache};
+use super::natives;
+use super::player_arg;
+use super::vars_cache::VarsCache;
 use crate::kernel::script_data::Scope;
 use crate::kernel::state::GameState;
 use crate::kernel::value::Value;
-use mlua::{Lua, Table};
+use mlua::Lua;
 
 /// Registers `vars`; returns the cache of game variables that `get`,
 /// `set` and `add` keep (see `vars_cache.rs`), which the host empties when
 /// the state changes.
-pub fn register(lua: &Lua, link: &Link) -> mlua::Result<Table> {
+pub fn register(lua: &Lua, link: &Link) -> mlua::Result<VarsCache> {
     let t = natives(lua, link, &[&GET_PLAYER, &SET_PLAYER, &ADD_PLAYER])?;
-    let cache = lua.create_table()?;
-    let [get, set, add] = vars_cache::functions(lua, link, &cache, [&GET, &SET, &ADD])?;
+    let cache = VarsCache::new(lua)?;
+    let [get, set, add] = cache.functions(lua, link, [&GET, &SET])?;
     t.raw_set("get", get)?;
     t.raw_set("set", set)?;
     t.raw_set("add", add)?;
@@ -33,24 +35,14 @@ static GET: Native = Native {
     },
 };
 
-/// Sets a game variable; returns the value as stored (a whole float comes
-/// back an integer), for the cache.
+/// The kernel's side of `vars.set` (`vars_cache.rs` checked the value).
 static SET: Native = Native {
     name: "vars.set",
-    call: |link, a, out| {
+    call: |link, a, _| {
         let (name, value) = (a.str(1)?, a.value(2)?);
-        out.value(value.as_ref());
-        link.with_state(|_, s| set_game(link, s, name, value))
-    },
-};
-
-static ADD: Native = Native {
-    name: "vars.add",
-    call: |link, a, out| {
-        let (name, n) = (a.str(1)?, a.int(2)?);
         link.with_state(|_, s| {
             let before = s.vars_stamp();
-            add(link, s, Scope::Game, name, n, out)?;
+            set(link, s, Scope::Game, name, value)?;
             link.cache_follows(before, s.vars_stamp());
             Ok(())
         })
@@ -83,14 +75,6 @@ static ADD_PLAYER: Native = Native {
         link.with_state(|g, s| add(link, s, Scope::Player(player_arg(g, player)?), name, n, out))
     },
 };
-
-/// Sets a game variable, for the Lua side to cache as well.
-fn set_game(link: &Link, s: &mut GameState, name: &str, value: Option<Value>) -> Result<(), ApiError> {
-    let before = s.vars_stamp();
-    set(link, s, Scope::Game, name, value)?;
-    link.cache_follows(before, s.vars_stamp());
-    Ok(())
-}
 
 /// Sets a variable within the link's data limit.
 pub(super) fn set(
