@@ -2,28 +2,22 @@
 -- book. Every number it uses comes from the tables in game.yaml (the kernel
 -- rolls on the dice tables: dice.on); every value it keeps lives in the
 -- kernel's variables (see lib/convoy.lua). Log lines and the turn record
--- are narration: they cost nothing when nobody reads the game.
+-- are narration: they are only written when someone reads the game
+-- (`narrating()`), so a simulation pays nothing for them.
 local convoy = require("lib.convoy")
-local rules, tables = rules, nil
+local rules = rules
 local get, set, add = vars.get, vars.set, vars.add
 local on, roll = dice.on, dice.roll
 local log, logf, narrating = game.log, game.logf, game.narrating
-local afloat, damaged = convoy.afloat, convoy.damaged
 local max, min = math.max, math.min
+local AFLOAT, DAMAGED, LOST, HOME = convoy.name.afloat, convoy.name.damaged, convoy.name.lost, convoy.name.home
 local NONE = {}
+local tables
 
 -- Once the data is final: the tables, for the functions below.
 function prepare()
   tables = _ENV.tables
   convoy.prepare()
-end
-
--- An option's modifier to a roll, as a `source, value` pair for dice.on.
-local function option_mod(option, field)
-  if option and option[field] then
-    return option.id, option[field]
-  end
-  return nil, 0
 end
 
 -- "4", "4+2=6", "4-3=1 (read as 1)": a roll with its modifier, in words.
@@ -38,16 +32,34 @@ local function sum_text(natural, modifier, read)
   return text
 end
 
+-- Modifiers in words for the log, from `source, value` pairs:
+-- " (Surprise contact -1, split -1)", or "" when none applies.
+local function sources(...)
+  local parts = {}
+  for i = 1, select("#", ...), 2 do
+    local source, value = select(i, ...)
+    if value and value ~= 0 then
+      parts[#parts + 1] = string.format("%s %+d", source, value)
+    end
+  end
+  return #parts > 0 and (" (" .. table.concat(parts, ", ") .. ")") or ""
+end
+
+-- A ship type's name in lower case, for the log.
+local function named(type, plural)
+  local row = convoy.ship(type)
+  return (plural and row.plural or row.name):lower()
+end
+
 -- Convoy composition: roll how many ships of each type sail.
 function rules.convoy_composition()
   for _, row in ipairs(tables.composition) do
     local n = roll(row.dice, row.plural)
-    for _, name in ipairs { "sailed", "afloat" } do
-      set(convoy.counter(name, row.type), n)
-    end
-    for _, name in ipairs { "damaged", "lost", "home" } do
-      set(convoy.counter(name, row.type), 0)
-    end
+    set(convoy.name.sailed[row.type], n)
+    set(AFLOAT[row.type], n)
+    set(DAMAGED[row.type], 0)
+    set(LOST[row.type], 0)
+    set(HOME[row.type], 0)
     logf("%s: %d", row.plural, n)
   end
 end
@@ -102,10 +114,12 @@ end
 -- Returns the row read; its `next_turn` carries to the next turn's roll.
 function rules.contact(option)
   local carried = get("next_turn")
-  local source, modifier = option_mod(option, "contact")
-  local row, read, natural = on("contact", get("next_turn_from") or "last turn", carried, source, modifier)
-  set("next_turn", row.next_turn or 0)
-  set("next_turn_from", row.next_turn and row.result or nil)
+  local modifier = option and option.contact or 0
+  local row, read, natural = on("contact", convoy.carried_from(carried), carried, option and option.id, modifier)
+  local next_turn = row.next_turn or 0
+  if next_turn ~= carried then
+    set("next_turn", next_turn)
+  end
   if narrating() then
     convoy.note("contact %s: %s", sum_text(natural, carried + modifier, read), row.result)
   end
@@ -117,69 +131,50 @@ function rules.enemy_force()
   return (on("enemy"))
 end
 
--- Modifiers in words for the log, from `source, value` pairs:
--- " (Surprise contact -1, split -1)", or "" when none applies.
-local function sources(...)
-  local parts = {}
-  for i = 1, select("#", ...), 2 do
-    local source, value = select(i, ...)
-    if value and value ~= 0 then
-      parts[#parts + 1] = string.format("%s %+d", source, value)
-    end
-  end
-  return #parts > 0 and (" (" .. table.concat(parts, ", ") .. ")") or ""
-end
-
 -- Force size: 1D6 plus the contact, enemy and option modifiers, minimum 1.
 function rules.force_size(contact, enemy, option)
   local t = tables.force_size
-  local source, modifier = option_mod(option, "force")
+  local modifier = option and option.force or 0
   local natural = roll(t.dice, "force size")
   local total = natural + (contact.force or 0) + (enemy.force or 0) + modifier
   local size = max(t.minimum, total)
   if narrating() then
     logf("force size %s: %d %s%s", sum_text(natural, total - natural, total), size,
       size == 1 and "enemy" or "enemies",
-      sources(contact.result, contact.force, enemy.result, enemy.force, source, modifier))
+      sources(contact.result, contact.force, enemy.result, enemy.force, option and option.id, modifier))
   end
   return size
-end
-
--- The ships a type's absence costs the escort (`interception.without`).
-local function missing_types()
-  local out = {}
-  for type, lost in pairs(tables.interception.without or NONE) do
-    if afloat(type) == 0 then
-      out[#out + 1] = { type, lost }
-    end
-  end
-  table.sort(out, function(a, b) return a[1] < b[1] end)
-  return out
 end
 
 -- Interception: the number of rolls the escort makes this turn.
 function rules.interception_rolls(option)
   local t = tables.interception
-  local rolls = t.rolls + t.per_carrier * afloat("carrier")
+  local rolls = t.rolls + t.per_carrier * get(AFLOAT.carrier)
   for type, lost in pairs(t.without or NONE) do
-    if afloat(type) == 0 then
+    if get(AFLOAT[type]) == 0 then
       rolls = rolls + lost
     end
   end
-  local _, modifier = option_mod(option, "interception")
-  return max(0, rolls + modifier)
+  return max(0, rolls + (option and option.interception or 0))
 end
 
 -- Interception in words: "3 (2 aircraft carriers +2, no cruisers -1)".
 local function interception_text(option)
   local t = tables.interception
-  local carriers = afloat("carrier")
+  local carriers = get(AFLOAT.carrier)
   local parts = { convoy.ships(carriers, "carrier"), t.per_carrier * carriers }
-  for _, missing in ipairs(missing_types()) do
-    parts[#parts + 1] = "no " .. convoy.ship(missing[1]).plural:lower()
-    parts[#parts + 1] = missing[2]
+  local missing = {}
+  for type, lost in pairs(t.without or NONE) do
+    if get(AFLOAT[type]) == 0 then
+      missing[#missing + 1] = { type, lost }
+    end
   end
-  parts[#parts + 1], parts[#parts + 2] = option_mod(option, "interception")
+  table.sort(missing, function(a, b) return a[1] < b[1] end)
+  for _, m in ipairs(missing) do
+    parts[#parts + 1] = "no " .. named(m[1], true)
+    parts[#parts + 1] = m[2]
+  end
+  parts[#parts + 1], parts[#parts + 2] = option and option.id, option and option.interception
   return t.rolls .. sources(table.unpack(parts))
 end
 
@@ -192,11 +187,12 @@ function rules.interception(force, option)
     logf("The escort makes %d interception roll%s: %s.", rolls, rolls == 1 and "" or "s",
       interception_text(option))
   end
+  local low, high = t.hits[1], t.hits[2]
   local intercepted = 0
   for _ = 1, rolls do
     local face = roll(t.dice, "interception roll")
     local result = "no effect"
-    if convoy.within(face, t.hits) then
+    if face >= low and face <= high then
       if force > 0 then
         force = force - 1
         intercepted = intercepted + 1
@@ -209,21 +205,26 @@ function rules.interception(force, option)
       logf("interception roll %d: %s", face, result)
     end
   end
-  add("interceptions", intercepted)
+  if intercepted > 0 then
+    add("interceptions", intercepted)
+  end
   return force, intercepted
 end
 
 -- Targets: which type of ship a hit falls on, or nil when none is left.
 function rules.target(option)
-  local row = on("target", option_mod(option, "target"))
+  local row = on("target", option and option.id, option and option.target)
   local type = row.type
-  if afloat(type) == 0 and row.if_none then
-    logf("No %s left: the hit counts against the %s.", convoy.ship(type).plural:lower(),
-      convoy.ship(row.if_none).plural:lower())
+  if row.if_none and get(AFLOAT[type]) == 0 then
+    if narrating() then
+      logf("No %s left: the hit counts against the %s.", named(type, true), named(row.if_none, true))
+    end
     type = row.if_none
   end
-  if afloat(type) == 0 then
-    logf("No %s left: the hit falls on empty sea.", convoy.ship(type).plural:lower())
+  if get(AFLOAT[type]) == 0 then
+    if narrating() then
+      logf("No %s left: the hit falls on empty sea.", named(type, true))
+    end
     return nil
   end
   return type
@@ -231,47 +232,53 @@ end
 
 -- One ship of a type sinks; a damaged one goes first.
 local function sink(type)
-  if damaged(type) > 0 then
-    convoy.add("damaged", type, -1)
+  if get(DAMAGED[type]) > 0 then
+    add(DAMAGED[type], -1)
   end
-  convoy.add("afloat", type, -1)
-  convoy.add("lost", type, 1)
+  add(AFLOAT[type], -1)
+  add(LOST[type], 1)
 end
 
 -- Targets: a second "damaged" on a type with a damaged ship may sink it;
 -- otherwise another ship of that type is damaged, if one is undamaged.
 -- Returns what happened, in words, for the turn record.
 function rules.damage(type)
-  if damaged(type) == 0 then
-    convoy.add("damaged", type, 1)
-    logf("One %s is damaged.", convoy.ship(type).name:lower())
+  local damaged = get(DAMAGED[type])
+  if damaged == 0 then
+    add(DAMAGED[type], 1)
+    if narrating() then
+      logf("One %s is damaged.", named(type))
+    end
     return "damaged"
   end
   local t = tables.second_damage
   local face = roll(t.dice, "second damage")
-  if convoy.within(face, t.sinks) then
-    logf("Second damage roll %d: the damaged %s is hit again and sinks.", face,
-      convoy.ship(type).name:lower())
+  if face >= t.sinks[1] and face <= t.sinks[2] then
+    if narrating() then
+      logf("Second damage roll %d: the damaged %s is hit again and sinks.", face, named(type))
+    end
     sink(type)
     return "sunk"
   end
-  if afloat(type) > damaged(type) then
-    logf("Second damage roll %d: another %s is damaged.", face, convoy.ship(type).name:lower())
-    convoy.add("damaged", type, 1)
+  if get(AFLOAT[type]) > damaged then
+    if narrating() then
+      logf("Second damage roll %d: another %s is damaged.", face, named(type))
+    end
+    add(DAMAGED[type], 1)
     return "damaged"
   end
-  logf("Second damage roll %d: every %s is already damaged; no further harm.", face,
-    convoy.ship(type).name:lower())
+  if narrating() then
+    logf("Second damage roll %d: every %s is already damaged; no further harm.", face, named(type))
+  end
   return "hit again, no harm"
 end
 
 -- Enemy attacks: one roll per enemy left, with the enemy's modifier.
 -- Returns the results in words when the game is narrated.
 function rules.enemy_attacks(force, enemy, option)
-  local source, modifier = option_mod(option, "attack")
   local results = narrating() and {} or nil
   for _ = 1, force do
-    local row = on("attack", enemy.result, enemy.attack, source, modifier)
+    local row = on("attack", enemy.result, enemy.attack, option and option.id, option and option.attack)
     if row.damage then
       local type = rules.target(option)
       local what
@@ -279,13 +286,15 @@ function rules.enemy_attacks(force, enemy, option)
         what = "hit on empty sea"
       elseif row.damage == "destroyed" then
         sink(type)
-        logf("One %s is sunk.", convoy.ship(type).name:lower())
         what = "sunk"
+        if results then
+          logf("One %s is sunk.", named(type))
+        end
       else
         what = rules.damage(type)
       end
       if results then
-        results[#results + 1] = type and (convoy.ship(type).name:lower() .. " " .. what) or what
+        results[#results + 1] = type and (named(type) .. " " .. what) or what
       end
     end
   end
@@ -309,7 +318,7 @@ end
 function rules.covering_force_returns()
   local t = tables.covering_force
   set("halfway_done", true)
-  local carriers = afloat("carrier")
+  local carriers = get(AFLOAT.carrier)
   if carriers == 0 then
     log("Halfway: no carrier is left to go home.")
     convoy.note("halfway: no carrier left")
@@ -322,7 +331,7 @@ function rules.covering_force_returns()
       logf("Halfway: carrier %d goes home with %d warships.", i, escort)
       rules.send_home("carrier", 1)
       for _, type in ipairs(t.escort_from) do
-        local n = min(escort, afloat(type))
+        local n = min(escort, get(AFLOAT[type]))
         rules.send_home(type, n)
         escort = escort - n
       end
@@ -336,9 +345,9 @@ end
 
 -- Ships leaving the convoy (not losses); damaged ones go first.
 function rules.send_home(type, n)
-  convoy.add("damaged", type, -min(n, damaged(type)))
-  convoy.add("afloat", type, -n)
-  convoy.add("home", type, n)
+  add(DAMAGED[type], -min(n, get(DAMAGED[type])))
+  add(AFLOAT[type], -n)
+  add(HOME[type], n)
 end
 
 -- Scoring: the total and its lines ({label, points}) for the sheet.
@@ -347,7 +356,7 @@ function rules.score()
   local lines = { { "start", t.start } }
   local total = t.start
   for _, type in ipairs(convoy.types) do
-    local lost = convoy.lost(type)
+    local lost = get(LOST[type])
     local each = t.lost[type] or 0
     if lost > 0 and each ~= 0 then
       lines[#lines + 1] = { convoy.ships(lost, type) .. " lost", lost * each }
@@ -361,8 +370,9 @@ function rules.score()
   end
   for _, type in ipairs(convoy.types) do
     local penalty = t.all_lost[type]
-    if penalty and convoy.sailed(type) > 0 and convoy.lost(type) == convoy.sailed(type) then
-      lines[#lines + 1] = { "all " .. convoy.ship(type).plural:lower() .. " lost", penalty }
+    local sailed = get(convoy.name.sailed[type])
+    if penalty and sailed > 0 and get(LOST[type]) == sailed then
+      lines[#lines + 1] = { "all " .. named(type, true) .. " lost", penalty }
       total = total + penalty
     end
   end
@@ -426,17 +436,17 @@ phases.journey = {}
 
 -- The journey: at the start of each turn, offer the options that may be
 -- taken ("no option" declines); then play turns until the next decision.
+-- The frame's step is the last turn whose options were offered.
 function phases.journey.run(frame)
-  local turn, step = get("turn"), frame.step
+  local turn, offered = get("turn"), frame.step
   while turn <= get("length") do
-    if step < turn then
-      step = turn
-      frame.step = turn
+    if offered < turn then
       rules.start_of_turn(turn)
-      local offered = rules.options_offered()
-      if #offered > 0 then
-        offered[#offered + 1] = "no option"
-        return offered
+      local choices = rules.options_offered()
+      if #choices > 0 then
+        choices[#choices + 1] = "no option"
+        frame.step = turn
+        return choices
       end
     end
     rules.play_turn(turn)

@@ -40,8 +40,8 @@ local function convoy_rows()
   local rows = {}
   for _, row in ipairs(tables.composition) do
     local t = row.type
-    rows[#rows + 1] = { row.plural, convoy.sailed(t), convoy.afloat(t), convoy.damaged(t),
-      convoy.lost(t), convoy.home(t) }
+    rows[#rows + 1] = { row.plural, convoy.count("sailed", t), convoy.count("afloat", t), convoy.count("damaged", t),
+      convoy.count("lost", t), convoy.count("home", t) }
   end
   return rows
 end
@@ -87,7 +87,7 @@ function rules.status(player)
     out[#out + 1] = string.format("%-18s %6d %6d %7d %4d %4d", table.unpack(r))
   end
   out[#out + 1] = "Options: " .. options_text()
-  local from = vars.get("next_turn_from")
+  local from = get("next_turn") ~= 0 and convoy.carried_from(get("next_turn"))
   out[#out + 1] = string.format("Next contact roll modifier: %+d%s; interceptions: %d; score so far: %d",
     get("next_turn"), from and (" (" .. from .. ")") or "", get("interceptions"), (rules.score()))
   return table.concat(out, "\n") .. "\n"

@@ -3,28 +3,40 @@
 -- the kernel's variables (vars); this module only holds lookups derived
 -- from the data, built once by `prepare` before the package freezes.
 local M = {}
-local get, set, add = vars.get, vars.set, vars.add
+local get, set = vars.get, vars.set
 
 M.PLAYER = "convoy"
 
--- The ship types in the order of the composition table, each type's row,
--- and the name of each of its counters ("afloat_cargo").
+-- The ship types in the order of the composition table, and each type's row.
 M.types = {}
-local ships, counter = {}, {}
-local COUNTERS = { "sailed", "afloat", "damaged", "lost", "home" }
+local ships = {}
+
+-- The variable of each ship type's counters: `M.name.afloat.cargo` is
+-- "afloat_cargo" (ships still with the convoy, damaged ones included);
+-- `damaged`, `lost` (sunk), `home` (sent home with a carrier) and `sailed`.
+M.name = { sailed = {}, afloat = {}, damaged = {}, lost = {}, home = {} }
 
 -- The option rows by id, and the variable that records when each was taken.
 local options, used = {}, {}
+
+-- The contact row that sets each carried modifier, by its value: the
+-- modifier's source in the log (a -1 comes from Dumb luck).
+local carried_from = {}
 
 function M.prepare()
   for _, row in ipairs(tables.composition) do
     M.types[#M.types + 1] = row.type
     ships[row.type] = row
   end
-  for _, name in ipairs(COUNTERS) do
-    counter[name] = {}
+  for counter, names in pairs(M.name) do
     for _, type in ipairs(M.types) do
-      counter[name][type] = name .. "_" .. type
+      names[type] = counter .. "_" .. type
+    end
+  end
+  for i = #tables.contact.rows, 1, -1 do
+    local row = tables.contact.rows[i]
+    if row.next_turn then
+      carried_from[row.next_turn] = row.result
     end
   end
   for _, row in ipairs(tables.options) do
@@ -38,23 +50,14 @@ function M.ship(type)
   return ships[type] or error("no ship type '" .. tostring(type) .. "' in tables.composition", 2)
 end
 
--- The name of a ship type's counter: "afloat", "damaged", "lost", "home"
--- or "sailed".
-function M.counter(name, type)
-  return counter[name][type]
+-- A ship type's counter ("afloat", "damaged", "lost", "home", "sailed").
+function M.count(counter, type)
+  return get(M.name[counter][type]) or 0
 end
 
--- Ships of a type still with the convoy (damaged ones included), damaged,
--- sunk, sent home with a carrier, and sailed at the start.
-function M.afloat(type) return get(counter.afloat[type]) end
-function M.damaged(type) return get(counter.damaged[type]) end
-function M.lost(type) return get(counter.lost[type]) end
-function M.home(type) return get(counter.home[type]) end
-function M.sailed(type) return get(counter.sailed[type]) end
-
--- Adds `n` to a ship type's counter.
-function M.add(name, type, n)
-  add(counter[name][type], n)
+-- Where the contact modifier carried to this turn comes from, in words.
+function M.carried_from(modifier)
+  return carried_from[modifier] or "last turn"
 end
 
 -- The option row by id.
@@ -72,11 +75,6 @@ end
 function M.option_in_force()
   local id = get("option")
   return id and options[id]
-end
-
--- Whether a face lies in a `[low, high]` pair.
-function M.within(face, pair)
-  return face >= pair[1] and face <= pair[2]
 end
 
 -- Appends a note (formatted like string.format) to this turn's record, kept
