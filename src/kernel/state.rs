@@ -156,11 +156,11 @@ impl GameState {
         (self.vars_stamp.instance, self.vars_stamp.version)
     }
 
-    /// Reserves room for a game of `plies` actions in the log, the events
-    /// and the history, so a playout grows them without reallocating.
+    /// Reserves room for a game of `plies` actions in the log and the
+    /// history, so a playout grows them without reallocating. (Events are
+    /// few where nobody narrates them, and large: they grow as needed.)
     pub fn reserve_plies(&mut self, plies: usize) {
         self.log.reserve(plies);
-        self.events.reserve(plies);
         self.history.reserve(plies);
     }
 

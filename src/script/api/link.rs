@@ -14,7 +14,9 @@ use crate::kernel::dice::DiceExpr;
 use crate::kernel::game::Game;
 use crate::kernel::state::GameState;
 use std::cell::{Cell, OnceCell, RefCell, UnsafeCell};
+use crate::kernel::value::NameHasher;
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::ffi::c_int;
 use std::rc::Rc;
 
@@ -29,7 +31,7 @@ pub struct Link {
     narrate: Cell<bool>,
     /// The phase-stack depth of the frame a phase function is working on.
     frame: Cell<Option<usize>>,
-    dice: RefCell<HashMap<Box<str>, DiceExpr>>,
+    dice: RefCell<HashMap<Box<str>, DiceExpr, BuildHasherDefault<NameHasher>>>,
     /// Registry references of each dice table's rows, by table index.
     rows: OnceCell<Vec<Vec<c_int>>>,
     /// Registry references of `frame.ctx` and its `pairs` iterator.
@@ -51,7 +53,7 @@ impl Link {
             busy: Cell::new(false),
             narrate: Cell::new(true),
             frame: Cell::new(None),
-            dice: RefCell::new(HashMap::new()),
+            dice: RefCell::new(HashMap::default()),
             rows: OnceCell::new(),
             frame_slots: Cell::new((0, 0)),
             cached: Cell::new(None),

@@ -261,8 +261,12 @@ impl Args {
 
     /// Argument `i` as text: names and labels are strings, never numbers.
     pub fn str(&self, i: usize) -> Result<&str, ApiError> {
-        self.bytes(i)
-            .and_then(|b| std::str::from_utf8(b).map_err(|_| self.bad(i, "UTF-8 text")))
+        let bytes = self.bytes(i)?;
+        if bytes.is_ascii() {
+            // SAFETY: ASCII is UTF-8; the test is cheaper than full validation.
+            return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+        }
+        std::str::from_utf8(bytes).map_err(|_| self.bad(i, "UTF-8 text"))
     }
 
     pub fn opt_str(&self, i: usize) -> Result<Option<&str>, ApiError> {
