@@ -192,9 +192,17 @@ impl Link {
     }
 
     pub(super) fn set_error(&self, message: &str) {
+        self.set_error_args(format_args!("{message}"));
+    }
+
+    /// Stores an error message written from `args`, allocating nothing new
+    /// once the buffer is large enough.
+    pub(super) fn set_error_args(&self, args: std::fmt::Arguments) {
+        use std::fmt::Write;
         let mut e = self.error.borrow_mut();
         e.clear();
-        e.push_str(message);
+        // Writing into a String cannot fail.
+        let _ = e.write_fmt(args);
     }
 
     /// The last error a native raised; read only by the trampoline, right

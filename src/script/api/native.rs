@@ -109,8 +109,19 @@ pub(super) unsafe fn run(l: *mut ffi::lua_State, link: &Link, native: &'static N
     };
     // SAFETY: natives never call Lua, so no other native runs meanwhile.
     let out = unsafe { link.out() };
-    out.clear();
-    match catch_unwind(AssertUnwindSafe(|| (native.call)(link, &args, out))) {
+    out.clear_results();
+    guarded(link, native.name, || (native.call)(link, &args, out))
+}
+
+/// Runs `body`, turning an error or a panic into an error stored in the
+/// link; returns whether it failed. Every Rust value `body` made is gone
+/// when this returns, so the caller may raise at once.
+pub(super) fn guarded(
+    link: &Link,
+    name: &str,
+    body: impl FnOnce() -> Result<(), ApiError>,
+) -> bool {
+    match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => false,
         Ok(Err(e)) => {
             link.set_error(&e.0);
@@ -123,8 +134,7 @@ pub(super) unsafe fn run(l: *mut ffi::lua_State, link: &Link, native: &'static N
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_default();
             link.set_error(&format!(
-                "{}: internal error in the host ({what}); please report it",
-                native.name
+                "{name}: internal error in the host ({what}); please report it"
             ));
             true
         }
@@ -365,7 +375,7 @@ impl Out {
     /// guarantees a C function.
     const MAX: usize = 8;
 
-    fn clear(&mut self) {
+    pub(super) fn clear_results(&mut self) {
         self.items.clear();
         self.text.clear();
         self.ints.clear();

@@ -16,38 +16,13 @@ use mlua::Lua;
 pub fn register(lua: &Lua, link: &Link) -> mlua::Result<VarsCache> {
     let t = natives(lua, link, &[&GET_PLAYER, &SET_PLAYER, &ADD_PLAYER])?;
     let cache = VarsCache::new(lua)?;
-    let [get, set, add] = cache.functions(lua, link, [&GET, &SET])?;
+    let [get, set, add] = cache.functions(lua, link)?;
     t.raw_set("get", get)?;
     t.raw_set("set", set)?;
     t.raw_set("add", add)?;
     lua.globals().raw_set("vars", t)?;
     Ok(cache)
 }
-
-static GET: Native = Native {
-    name: "vars.get",
-    call: |link, a, out| {
-        let name = a.str(1)?;
-        link.with_state(|_, s| {
-            out.value(s.script_var(Scope::Game, name));
-            Ok(())
-        })
-    },
-};
-
-/// The kernel's side of `vars.set` (`vars_cache.rs` checked the value).
-static SET: Native = Native {
-    name: "vars.set",
-    call: |link, a, _| {
-        let (name, value) = (a.str(1)?, a.value(2)?);
-        link.with_state(|_, s| {
-            let before = s.vars_stamp();
-            set(link, s, Scope::Game, name, value)?;
-            link.cache_follows(before, s.vars_stamp());
-            Ok(())
-        })
-    },
-};
 
 static GET_PLAYER: Native = Native {
     name: "vars.get_player",

@@ -1,7 +1,7 @@
-//! `vars.get`, `vars.set` and `vars.add`, kept on the Lua side for the
-//! length of a call, because rules read and write their variables far more
+//! `vars.get`, `vars.set` and `vars.add`, with a cache of game variables on
+//! the Lua side, because rules read and write their variables far more
 //! often than anything else the kernel holds (a solitaire journey reads
-//! some 700 and writes some 150).
+//! some 500 and writes some 120).
 //!
 //! The cache is a Lua table held only by these three C closures (no script
 //! can reach it). A read that finds its name in the cache never leaves
@@ -11,14 +11,18 @@
 //! variables (`GameState::vars_stamp`), and empties it otherwise, so a
 //! cached value is always the kernel's.
 //!
-//! The kernel's side runs the ordinary `vars.get` and `vars.set` native
-//! bodies (in `vars.rs`) through the trampoline's parts; the checks of a
-//! write are made here first, so a bad value fails at the script's line.
-//! Lua may raise an out-of-memory error while storing in the cache: that
-//! happens when nothing needing a drop is alive.
+//! These are the hottest functions of the API, so they skip the generic
+//! native machinery (`native.rs`): each reads its arguments once, checks
+//! them, and calls the kernel through [`guarded`], which has dropped every
+//! Rust value by the time anything raises. Lua may also raise an
+//! out-of-memory error while a value is stored in the cache: that happens
+//! when nothing needing a drop is alive.
 
 use super::link::Link;
-use super::native::{Native, push_out, raise, run, upvalues};
+use super::native::{ApiError, guarded, push_out, raise};
+use std::fmt;
+use crate::kernel::script_data::Scope;
+use crate::kernel::value::Value;
 use mlua::{Function, Lua, Table, ffi};
 use std::ffi::{c_int, c_void};
 
@@ -30,9 +34,8 @@ fn absent() -> *mut c_void {
     std::ptr::from_ref(&ABSENT).cast_mut().cast()
 }
 
-const CACHE: c_int = ffi::lua_upvalueindex(3);
-/// The `vars.set` body, which `get` and `add` need too.
-const SET: c_int = ffi::lua_upvalueindex(4);
+const LINK: c_int = ffi::lua_upvalueindex(1);
+const CACHE: c_int = ffi::lua_upvalueindex(2);
 
 /// The cache of game variables.
 pub struct VarsCache {
@@ -46,40 +49,24 @@ impl VarsCache {
         })
     }
 
-    /// The cached `get`, `set` and `add`, over the kernel's `get` and `set`.
-    pub fn functions(
-        &self,
-        lua: &Lua,
-        link: &Link,
-        [get, set]: [&'static Native; 2],
-    ) -> mlua::Result<[Function; 3]> {
+    /// The cached `get`, `set` and `add`.
+    pub fn functions(&self, lua: &Lua, link: &Link) -> mlua::Result<[Function; 3]> {
         Ok([
-            self.closure(lua, link, get, set, cached_get)?,
-            self.closure(lua, link, get, set, cached_set)?,
-            self.closure(lua, link, get, set, cached_add)?,
+            self.closure(lua, link, cached_get)?,
+            self.closure(lua, link, cached_set)?,
+            self.closure(lua, link, cached_add)?,
         ])
     }
 
-    fn closure(
-        &self,
-        lua: &Lua,
-        link: &Link,
-        get: &'static Native,
-        set: &'static Native,
-        f: ffi::lua_CFunction,
-    ) -> mlua::Result<Function> {
-        let pointer = |n: &'static Native| std::ptr::from_ref(n).cast_mut().cast::<c_void>();
+    fn closure(&self, lua: &Lua, link: &Link, f: ffi::lua_CFunction) -> mlua::Result<Function> {
         let link = std::ptr::from_ref(link).cast_mut().cast::<c_void>();
-        let (get, set) = (pointer(get), pointer(set));
         // SAFETY: pushes the upvalues (the cache is the argument) and makes
         // the closure, the one value left on the stack.
         unsafe {
             lua.exec_raw(&self.cache, |l| {
                 ffi::lua_pushlightuserdata(l, link);
-                ffi::lua_pushlightuserdata(l, get);
                 ffi::lua_pushvalue(l, 1);
-                ffi::lua_pushlightuserdata(l, set);
-                ffi::lua_pushcclosure(l, f, 4);
+                ffi::lua_pushcclosure(l, f, 2);
                 ffi::lua_replace(l, 1);
             })
         }
@@ -94,21 +81,23 @@ impl VarsCache {
 
 /// `vars.get(name)`.
 unsafe extern "C-unwind" fn cached_get(l: *mut ffi::lua_State) -> c_int {
-    // SAFETY: `l` runs a closure made by `closure`; no Rust value with a
+    // SAFETY: `l` runs a closure made by `closure`; nothing with a
     // destructor is alive while Lua may raise.
     unsafe {
-        if ffi::lua_type(l, 1) == ffi::LUA_TSTRING {
-            ffi::lua_settop(l, 1);
-            if lookup(l, 1) {
-                return 1;
+        ffi::lua_settop(l, 1);
+        let name = check_name(l, "vars.get");
+        if !lookup(l) {
+            let link = link(l);
+            let mut found = None;
+            if guarded(link, "vars.get", || {
+                found = link.with_state(|_, s| Ok(s.script_var(Scope::Game, name).cloned()))?;
+                Ok(())
+            }) {
+                raise(l, link)
             }
+            hand_over(l, link, found);
+            remember(l, 2);
         }
-        let (link, native) = upvalues(l);
-        if run(l, link, native) {
-            raise(l, link)
-        }
-        push_out(l, link);
-        remember(l, 1, -1);
         1
     }
 }
@@ -118,24 +107,21 @@ unsafe extern "C-unwind" fn cached_set(l: *mut ffi::lua_State) -> c_int {
     // SAFETY: as in `cached_get`.
     unsafe {
         ffi::lua_settop(l, 2);
-        check_name(l, "vars.set");
+        let name = check_name(l, "vars.set");
         match ffi::lua_type(l, 2) {
             ffi::LUA_TNIL | ffi::LUA_TBOOLEAN | ffi::LUA_TSTRING => {}
             ffi::LUA_TNUMBER => whole(l, 2, "vars.set"),
-            other => {
-                store_error(
-                    l,
-                    &format!(
-                        "bad argument #2 to 'vars.set' (game variables hold booleans, whole \
-                         numbers and strings, not a {}: keep state in the kernel, DESIGN \
-                         principle 1)",
-                        type_name(other)
-                    ),
-                );
-                raise_stored(l)
-            }
+            other => fail_with(
+                l,
+                format_args!(
+                    "bad argument #2 to 'vars.set' (game variables hold booleans, whole \
+                     numbers and strings, not a {}: keep state in the kernel, DESIGN \
+                     principle 1)",
+                    type_name(other)
+                ),
+            ),
         }
-        write(l);
+        write(l, name);
         0
     }
 }
@@ -146,68 +132,99 @@ unsafe extern "C-unwind" fn cached_add(l: *mut ffi::lua_State) -> c_int {
     // SAFETY: as in `cached_get`.
     unsafe {
         ffi::lua_settop(l, 2);
-        check_name(l, "vars.add");
+        let name = check_name(l, "vars.add");
         if ffi::lua_type(l, 2) != ffi::LUA_TNUMBER {
-            fail(l, "bad argument #2 to 'vars.add' (number expected)");
+            fail(l, "bad argument #2 to 'vars.add' (number expected)")
         }
         whole(l, 2, "vars.add");
-        if !lookup(l, 1) {
-            // A miss: the kernel's answer (the `get` body reads only the
-            // name, argument 1).
-            let (link, native) = upvalues(l);
-            if run(l, link, native) {
+        let n = ffi::lua_tointegerx(l, 2, std::ptr::null_mut());
+        ffi::lua_settop(l, 1);
+        if !lookup(l) {
+            // A miss: the kernel's value, cached like a read.
+            let link = link(l);
+            let mut found = None;
+            if guarded(link, "vars.add", || {
+                found = link.with_state(|_, s| Ok(s.script_var(Scope::Game, name).cloned()))?;
+                Ok(())
+            }) {
                 raise(l, link)
             }
-            push_out(l, link);
-            remember(l, 1, -1);
+            hand_over(l, link, found);
+            remember(l, 2);
         }
-        // The old value is on top.
         let mut is_int = 0;
-        let old = match ffi::lua_type(l, -1) {
-            ffi::LUA_TNIL => 0,
-            _ => ffi::lua_tointegerx(l, -1, &mut is_int),
+        let old = match ffi::lua_type(l, 2) {
+            ffi::LUA_TNIL => {
+                is_int = 1;
+                0
+            }
+            _ => ffi::lua_tointegerx(l, 2, &mut is_int),
         };
-        if ffi::lua_type(l, -1) != ffi::LUA_TNIL && is_int == 0 {
+        if is_int == 0 {
             fail(l, "vars.add: the variable holds text or a boolean, not a whole number")
         }
-        let n = ffi::lua_tointegerx(l, 2, std::ptr::null_mut());
         let Some(sum) = old.checked_add(n) else {
             fail(l, "vars.add: the sum does not fit in a whole number")
         };
         ffi::lua_settop(l, 1);
         ffi::lua_pushinteger(l, sum);
-        write(l);
-        ffi::lua_settop(l, 2);
+        write(l, name);
         1
     }
 }
 
-/// Writes the value at 2 under the name at 1: into the kernel, then the
-/// cache. The stack holds just the two.
+/// Writes the value at 2 (checked) under the name at 1 into the kernel,
+/// then the cache.
 ///
 /// # Safety
-/// `l` runs a closure made by `closure`; the arguments are checked.
-unsafe fn write(l: *mut ffi::lua_State) {
+/// `l` runs a closure made by `closure`, with the name at 1 and the value
+/// at 2; `name` is the name's text.
+unsafe fn write(l: *mut ffi::lua_State, name: &str) {
     // SAFETY: guaranteed by the caller.
     unsafe {
-        let link = upvalues(l).0;
-        let set = &*ffi::lua_touserdata(l, SET).cast::<Native>();
-        if run(l, link, set) {
+        let link = link(l);
+        let value = match ffi::lua_type(l, 2) {
+            ffi::LUA_TBOOLEAN => Some(Value::Bool(ffi::lua_toboolean(l, 2) != 0)),
+            ffi::LUA_TNUMBER => Some(Value::Int(ffi::lua_tointegerx(l, 2, std::ptr::null_mut()))),
+            ffi::LUA_TSTRING => match text(l, 2) {
+                Some(t) => Some(Value::Str(t.to_string())),
+                None => fail(l, "vars.set: a variable's text must be UTF-8"),
+            },
+            _ => None,
+        };
+        if guarded(link, "vars.set", || {
+            link.with_state(|_, s| {
+                let before = s.vars_stamp();
+                s.set_script_var(Scope::Game, name, value, link.data_limit())
+                    .map_err(ApiError)?;
+                link.cache_follows(before, s.vars_stamp());
+                Ok(())
+            })
+        }) {
             raise(l, link)
         }
-        remember(l, 1, 2);
+        remember(l, 2);
     }
 }
 
-/// Pushes the cached value of the name at `name`; false (with nothing
-/// pushed) on a miss.
+/// The link (upvalue 1 of every closure made by `closure`).
 ///
 /// # Safety
-/// `l` runs a closure made by `closure`, the name is a string.
-unsafe fn lookup(l: *mut ffi::lua_State, name: c_int) -> bool {
+/// `l` runs a closure made by `closure`.
+unsafe fn link<'a>(l: *mut ffi::lua_State) -> &'a Link {
+    // SAFETY: the upvalue is the link, which outlives the Lua state.
+    unsafe { &*ffi::lua_touserdata(l, LINK).cast::<Link>() }
+}
+
+/// Pushes the cached value of the name at 1; false (with nothing pushed)
+/// on a miss.
+///
+/// # Safety
+/// `l` runs a closure made by `closure`, the name at 1 is a string.
+unsafe fn lookup(l: *mut ffi::lua_State) -> bool {
     // SAFETY: guaranteed by the caller.
     unsafe {
-        ffi::lua_pushvalue(l, name);
+        ffi::lua_pushvalue(l, 1);
         if ffi::lua_rawget(l, CACHE) == ffi::LUA_TNIL {
             ffi::lua_pop(l, 1);
             return false;
@@ -220,16 +237,31 @@ unsafe fn lookup(l: *mut ffi::lua_State, name: c_int) -> bool {
     }
 }
 
-/// Caches the value at stack index `value` under the name at `name`.
+/// Pushes a kernel value, by way of the link's buffer: the value is
+/// dropped before Lua may raise (out of memory) while pushing it.
+///
+/// # Safety
+/// `l` runs a closure made by `closure`, with a free stack slot.
+unsafe fn hand_over(l: *mut ffi::lua_State, link: &Link, v: Option<Value>) {
+    // SAFETY: guaranteed by the caller; no native runs meanwhile.
+    unsafe {
+        let out = link.out();
+        out.clear_results();
+        out.value(v.as_ref());
+        drop(v);
+        push_out(l, link);
+    }
+}
+
+/// Caches the value at stack index `value` under the name at 1.
 ///
 /// # Safety
 /// `l` runs a closure made by `closure`, with two free stack slots; the
-/// name is a string.
-unsafe fn remember(l: *mut ffi::lua_State, name: c_int, value: c_int) {
+/// name at 1 is a string.
+unsafe fn remember(l: *mut ffi::lua_State, value: c_int) {
     // SAFETY: guaranteed by the caller.
     unsafe {
-        let value = ffi::lua_absindex(l, value);
-        ffi::lua_pushvalue(l, name);
+        ffi::lua_pushvalue(l, 1);
         if ffi::lua_type(l, value) == ffi::LUA_TNIL {
             ffi::lua_pushlightuserdata(l, absent());
         } else {
@@ -239,23 +271,45 @@ unsafe fn remember(l: *mut ffi::lua_State, name: c_int, value: c_int) {
     }
 }
 
-/// Raises unless argument 1 is a string.
+/// The name at 1, or a raised error.
 ///
 /// # Safety
-/// `l` runs a closure made by `closure`.
-unsafe fn check_name(l: *mut ffi::lua_State, function: &str) {
+/// `l` runs a closure made by `closure`; the text lives while the name
+/// stays at 1.
+unsafe fn check_name<'a>(l: *mut ffi::lua_State, function: &str) -> &'a str {
     // SAFETY: guaranteed by the caller.
     unsafe {
-        let t = ffi::lua_type(l, 1);
-        if t != ffi::LUA_TSTRING {
-            store_error(
+        match text(l, 1) {
+            Some(name) => name,
+            None => fail_with(
                 l,
-                &format!(
-                    "bad argument #1 to '{function}' (string expected, got {})",
-                    type_name(t)
+                format_args!(
+                    "bad argument #1 to '{function}' (a UTF-8 string expected, got {})",
+                    type_name(ffi::lua_type(l, 1))
                 ),
-            );
-            raise_stored(l)
+            ),
+        }
+    }
+}
+
+/// The text at stack index `i`, if it is a UTF-8 string.
+///
+/// # Safety
+/// `i` is a valid index of the running state; the text lives while the
+/// value stays on the stack.
+unsafe fn text<'a>(l: *mut ffi::lua_State, i: c_int) -> Option<&'a str> {
+    // SAFETY: guaranteed by the caller; only strings are read, so
+    // `lua_tolstring` converts nothing.
+    unsafe {
+        if ffi::lua_type(l, i) != ffi::LUA_TSTRING {
+            return None;
+        }
+        let mut len = 0;
+        let bytes = std::slice::from_raw_parts(ffi::lua_tolstring(l, i, &mut len).cast(), len);
+        if bytes.is_ascii() {
+            Some(std::str::from_utf8_unchecked(bytes))
+        } else {
+            std::str::from_utf8(bytes).ok()
         }
     }
 }
@@ -274,14 +328,13 @@ unsafe fn whole(l: *mut ffi::lua_State, index: c_int, function: &str) {
         let mut ok = 0;
         let n = ffi::lua_tointegerx(l, index, &mut ok);
         if ok == 0 {
-            store_error(
+            fail_with(
                 l,
-                &format!(
+                format_args!(
                     "bad argument #{index} to '{function}' (game variables hold whole numbers, \
                      not fractions)"
                 ),
             );
-            raise_stored(l)
         }
         ffi::lua_pushinteger(l, n);
         ffi::lua_replace(l, index);
@@ -295,31 +348,22 @@ unsafe fn whole(l: *mut ffi::lua_State, index: c_int, function: &str) {
 /// needs dropping.
 unsafe fn fail(l: *mut ffi::lua_State, message: &'static str) -> ! {
     // SAFETY: guaranteed by the caller.
+    unsafe { fail_with(l, format_args!("{message}")) }
+}
+
+/// Raises a message made for the occasion. It is written into the link's
+/// buffer; `fmt::Arguments` owns nothing, so no Rust value needs dropping
+/// when the raise leaves this frame.
+///
+/// # Safety
+/// As [`fail`].
+unsafe fn fail_with(l: *mut ffi::lua_State, message: fmt::Arguments) -> ! {
+    // SAFETY: guaranteed by the caller.
     unsafe {
-        store_error(l, message);
-        raise_stored(l)
+        let link = link(l);
+        link.set_error_args(message);
+        raise(l, link)
     }
-}
-
-/// Keeps an error message in the link, for [`raise_stored`]: a message
-/// made with `format!` is dropped at the end of the statement that stores
-/// it, before anything raises.
-///
-/// # Safety
-/// `l` runs a closure made by `closure`.
-unsafe fn store_error(l: *mut ffi::lua_State, message: &str) {
-    // SAFETY: guaranteed by the caller.
-    unsafe { upvalues(l).0.set_error(message) }
-}
-
-/// Raises the stored error with the script's location.
-///
-/// # Safety
-/// `l` runs a closure made by `closure`, and the caller holds nothing that
-/// needs dropping.
-unsafe fn raise_stored(l: *mut ffi::lua_State) -> ! {
-    // SAFETY: guaranteed by the caller.
-    unsafe { raise(l, upvalues(l).0) }
 }
 
 fn type_name(t: c_int) -> &'static str {
