@@ -57,3 +57,5 @@ pub fn install(lua: &Lua, string: &Table) -> mlua::Result<()> {
     Ok(())
 }
 
+#[cfg(test)]
+mod tests;
