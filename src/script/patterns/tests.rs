@@ -7,6 +7,7 @@ use mlua::Lua;
 use super::install;
 
 mod api;
+mod differential;
 mod hostile;
 mod items;
 
