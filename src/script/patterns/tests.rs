@@ -10,6 +10,7 @@ mod api;
 mod differential;
 mod hostile;
 mod items;
+mod speed;
 
 /// Lua helpers both states get: `show` turns a `pcall` result into text
 /// that tells strings, integers and floats apart; `all` runs an iterator
