@@ -8,4 +8,5 @@ pub mod error;
 pub mod host;
 pub mod limits;
 pub mod package;
+pub mod patterns;
 pub mod sandbox;
