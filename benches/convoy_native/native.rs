@@ -590,7 +590,7 @@ impl<'t> Game<'t> {
         for &piece in self.fleet[p].as_slice() {
             // The ship's four moves, one per 16-bit lane, North lowest.
             let mut moves = self.t.steps[self.loc[piece as usize] as usize]
-                | u64::from(Act::new(MOVE, piece, 0).0) * 0x0001_0001_0001_0001;
+                | (u64::from(Act::new(MOVE, piece, 0).0) * 0x0001_0001_0001_0001);
             // At most four more actions: one check for the four writes.
             let slots: &mut [Act; 4] = (&mut out.acts[n..n + 4]).try_into().expect("room");
             let mut k = 0;
