@@ -246,6 +246,11 @@ impl GameState {
         self.occupancy.top[space.0 as usize]
     }
 
+    /// [`GameState::top_owner`] of every space, indexed by space.
+    pub fn top_owners(&self) -> &[u8] {
+        &self.occupancy.top
+    }
+
     /// A player's pieces, by increasing id.
     pub fn pieces_of(&self, player: PlayerId) -> &[PieceId] {
         self.occupancy
