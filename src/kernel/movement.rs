@@ -9,7 +9,7 @@ use crate::kernel::action::Action;
 use crate::kernel::board::SpaceId;
 use crate::kernel::event::{Event, Resolved};
 use crate::kernel::game::{CombatEntry, Game, Movement, Reach};
-use crate::kernel::piece::{ELIMINATED, EVERYONE, Location, PieceId, PlayerId};
+use crate::kernel::piece::{ELIMINATED, EVERYONE, KindId, Location, PieceId, PlayerId};
 use crate::kernel::scripts::{RulesError, Scripts};
 use crate::kernel::state::{EMPTY, GameState};
 use crate::kernel::victory;
@@ -98,22 +98,40 @@ fn moves<const ATTACKS: bool>(
 }
 
 /// [`moves`] when every piece moves one step: the hot loop of a playout.
-/// (A function of its own, so its loop gets all the registers.)
-#[inline(never)]
+/// When all kinds share one pattern (Convoy's do), the pattern is a
+/// constant of the loop rather than a lookup per piece.
 fn one_step_moves<const ATTACKS: bool>(
     m: &Movement,
     state: &GameState,
     player: PlayerId,
     out: &mut Vec<Action>,
 ) {
-    let pieces = state.pieces_of(player);
     // Room for every piece's widest reach, made once: the loop writes into
     // it without growing the list.
     let widest = m.reaches.iter().map(Reach::width).max().unwrap_or(0);
-    let mut kept = out.len();
-    out.resize(kept + pieces.len() * widest, Action::Pass);
-    let (slots, tops) = (out.as_mut_slice(), state.top_owners());
-    for &piece in pieces {
+    let start = out.len();
+    out.resize(start + state.pieces_of(player).len() * widest, Action::Pass);
+    let kept = match m.reaches.as_slice() {
+        [only] => list_steps::<ATTACKS>(|_| only, state, player, out, start),
+        _ => list_steps::<ATTACKS>(|kind| m.reach(kind), state, player, out, start),
+    };
+    out.truncate(kept);
+}
+
+/// Writes the one-step moves of the player's pieces into `slots` from
+/// `kept` on, each piece's reach given by `reach_of` its kind, and returns
+/// where the list ends. (A function of its own, so its loop gets all the
+/// registers.)
+#[inline(never)]
+fn list_steps<'m, const ATTACKS: bool>(
+    reach_of: impl Fn(KindId) -> &'m Reach,
+    state: &GameState,
+    player: PlayerId,
+    slots: &mut [Action],
+    mut kept: usize,
+) -> usize {
+    let tops = state.top_owners();
+    for &piece in state.pieces_of(player) {
         let p = state.piece(piece);
         let Location::Space(from) = p.loc else {
             continue;
@@ -121,14 +139,14 @@ fn one_step_moves<const ATTACKS: bool>(
         // Random play makes "is that space open?" unpredictable, so the
         // test is data, not a branch: every target of the padded row is
         // written, and the list keeps only the real, open ones.
-        let (row, real) = m.reach(p.kind).padded(player, from);
+        let (row, real) = reach_of(p.kind).padded(player, from);
         for (i, &to) in row.iter().enumerate() {
             slots[kept] = Action::Move { piece, to };
             let open = can_enter::<ATTACKS>(tops[to.0 as usize], player);
             kept += usize::from((i < real) & open);
         }
     }
-    out.truncate(kept);
+    kept
 }
 
 /// Moves of more than one step: a breadth-first walk through empty spaces,
