@@ -54,12 +54,12 @@ pub fn actions(
         last = if keep { Some(to) } else { last };
         kept += usize::from(keep);
     }
-    out.truncate(start + kept);
-    let kept = out.len();
+    let end = start + kept;
+    out.truncate(end);
     // The same cells for every other kind.
     for piece in kinds {
         let copy = out.len();
-        out.extend_from_within(start..kept);
+        out.extend_from_within(start..end);
         for action in &mut out[copy..] {
             if let Action::Place { piece: p, .. } = action {
                 *p = piece;
