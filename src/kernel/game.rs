@@ -122,8 +122,9 @@ impl Reach {
         let mut lens = Vec::new();
         for list in next.iter().flatten() {
             rows.extend_from_slice(list);
-            // Padding repeats a real space (or the first one), so reading
-            // what stands there is always in bounds.
+            // Padding repeats the list's first space (space 0 for an empty
+            // list): a real space, so looking at what stands there is in
+            // bounds.
             let pad = list.first().copied().unwrap_or(SpaceId(0));
             rows.resize(rows.len() + width - list.len(), pad);
             lens.push(list.len() as u16);
@@ -340,8 +341,14 @@ impl Game {
         self.options.iter().any(|o| o.id == id && o.enabled)
     }
 
-    /// The player after `p` in seating order.
+    /// The player after `p` in seating order. (A comparison, not a
+    /// remainder: the turn loop asks once a ply, and a division is slow.)
     pub fn next_player(&self, p: PlayerId) -> PlayerId {
-        PlayerId(((p.0 as usize + 1) % self.players.len()) as u8)
+        let next = p.0 as usize + 1;
+        PlayerId(if next < self.players.len() {
+            next as u8
+        } else {
+            0
+        })
     }
 }
