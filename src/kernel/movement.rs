@@ -36,7 +36,7 @@ pub fn actions(
         // Kept by data, not by branch, as for the moves above.
         let spaces = game.zones[special.zone].spaces(player);
         let start = out.len();
-        out.resize(start + spaces.len(), Action::Pass);
+        out.resize(start + spaces.len(), Action::ROOM);
         let mut kept = start;
         for &target in spaces {
             out[kept] = Action::Special {
@@ -110,7 +110,7 @@ fn one_step_moves<const ATTACKS: bool>(
     // it without growing the list.
     let widest = m.reaches.iter().map(Reach::width).max().unwrap_or(0);
     let start = out.len();
-    out.resize(start + state.pieces_of(player).len() * widest, Action::Pass);
+    out.resize(start + state.pieces_of(player).len() * widest, Action::ROOM);
     let kept = match m.reaches.as_slice() {
         [only] => list_steps::<ATTACKS>(|_| only, state, player, out, start),
         _ => list_steps::<ATTACKS>(|kind| m.reach(kind), state, player, out, start),

@@ -44,7 +44,7 @@ pub fn actions(
     let full = full_quotas(game, p, state, player);
     let cells = p.cells(player);
     let start = out.len();
-    out.resize(start + cells.len(), Action::Pass);
+    out.resize(start + cells.len(), Action::ROOM);
     let (slots, tops) = (&mut out[start..], state.top_owners());
     let (mut kept, mut last) = (0, None);
     for &(to, quota) in cells {
