@@ -13,6 +13,10 @@
 //! measure nothing. `CONVOY_VERIFY_GAMES` (2000), `CONVOY_TIMED_GAMES`
 //! (20000) and `CONVOY_ROUNDS` (3, the best is kept) change the amounts.
 //!
+//! A third Convoy, `plain.rs`, written the way one might first write it
+//! and free to play other games, is timed beside them: a yardstick that
+//! shows the baseline is not slow for having to play the engine's games.
+//!
 //! Under `cargo test --all-targets` (no `--bench` argument) it runs a short
 //! smoke version, so the test suite stays quick but still checks that the
 //! two implementations agree.
@@ -20,9 +24,10 @@
 mod convoy_native {
     pub mod check;
     pub mod native;
+    pub mod plain;
 }
 
-use convoy_native::{check, native};
+use convoy_native::{check, native, plain};
 use portolan::data::catalog::Catalog;
 use portolan::kernel::action::Action;
 use portolan::kernel::engine::Engine;
@@ -212,6 +217,16 @@ impl Timing {
         (self.plies, self.games) = (plies, games);
     }
 
+    /// How many times longer a ply of `other` takes than one of `self`, by
+    /// on-CPU time or by wall clock (`None`: no CPU clock here).
+    fn per_ply_ratio(&self, other: &Timing, cpu: bool) -> Option<f64> {
+        let per_ply = |t: &Timing| {
+            let time = if cpu { t.cpu? } else { t.wall };
+            Some(time.as_secs_f64() / t.plies as f64)
+        };
+        Some(per_ply(other)? / per_ply(self)?)
+    }
+
     fn report(&self, name: &str) {
         let line = |clock: &str, d: Duration| {
             let secs = d.as_secs_f64();
@@ -244,8 +259,10 @@ fn thread_cpu() -> Option<Duration> {
 fn measure(engine: &Engine, tables: &native::Tables, plan: &Plan) {
     let bots = ["random".to_string()];
     let mut history = Vec::new();
-    let (mut native_t, mut engine_t) = (Timing::new(), Timing::new());
+    let plain = plain::Plain::new();
+    let (mut plain_t, mut native_t, mut engine_t) = (Timing::new(), Timing::new(), Timing::new());
     for _ in 0..plan.rounds {
+        plain_t.round(plan.timed, |seed| black_box(plain.play(seed)));
         native_t.round(plan.timed, |seed| {
             black_box(native::play(tables, seed, &mut history)).plies
         });
@@ -261,17 +278,19 @@ fn measure(engine: &Engine, tables: &native::Tables, plan: &Plan) {
         "single thread, best of {} round(s) of {} games (seeds game_seed({RUN}, 0..{})):",
         plan.rounds, plan.timed, plan.timed
     );
+    plain_t.report("plain");
     native_t.report("native");
     engine_t.report("engine");
-    let ratio = |e: Duration, n: Duration| e.as_secs_f64() / n.as_secs_f64();
-    let mut clocks = vec![("wall", ratio(engine_t.wall, native_t.wall))];
-    if let (Some(e), Some(n)) = (engine_t.cpu, native_t.cpu) {
-        clocks.push(("cpu", ratio(e, n)));
-    }
-    for (clock, r) in clocks {
-        println!(
-            "engine/native time ({clock}): {r:.2}x: the engine plays at {:.0}% of native speed (goal: at least 50%)",
-            100.0 / r
-        );
+    for cpu in [false, true] {
+        let clock = if cpu { "cpu" } else { "wall" };
+        if let Some(r) = plain_t.per_ply_ratio(&native_t, cpu) {
+            println!("native/plain time a ply ({clock}): {r:.2}x (plain plays other games)");
+        }
+        if let Some(r) = native_t.per_ply_ratio(&engine_t, cpu) {
+            println!(
+                "engine/native time ({clock}): {r:.2}x: the engine plays at {:.0}% of native speed (goal: at least 50%)",
+                100.0 / r
+            );
+        }
     }
 }
