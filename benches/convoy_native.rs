@@ -13,6 +13,10 @@
 //! measure nothing. `CONVOY_VERIFY_GAMES` (2000), `CONVOY_TIMED_GAMES`
 //! (20000) and `CONVOY_ROUNDS` (3, the best is kept) change the amounts.
 //!
+//! A third Convoy, `plain.rs`, written the way one might first write it
+//! and free to play other games, is timed beside them: a yardstick that
+//! shows the baseline is not slow for having to play the engine's games.
+//!
 //! Under `cargo test --all-targets` (no `--bench` argument) it runs a short
 //! smoke version, so the test suite stays quick but still checks that the
 //! two implementations agree.
@@ -20,11 +24,12 @@
 mod convoy_native {
     pub mod check;
     pub mod native;
+    pub mod plain;
 }
 #[path = "shared/mod.rs"]
 mod shared;
 
-use convoy_native::{check, native};
+use convoy_native::{check, native, plain};
 use portolan::kernel::action::Action;
 use portolan::kernel::engine::Engine;
 use portolan::sim::{game_seed, play_game};
@@ -140,8 +145,10 @@ fn measure(engine: &Engine, tables: &native::Tables, plan: &Plan) {
     let bots = ["random".to_string()];
     let mut history = Vec::new();
     let seeds: Vec<u64> = (0..plan.timed).map(|i| game_seed(RUN, i)).collect();
-    let (mut native_t, mut engine_t) = (Timing::new(), Timing::new());
+    let plain = plain::Plain::new();
+    let (mut plain_t, mut native_t, mut engine_t) = (Timing::new(), Timing::new(), Timing::new());
     for _ in 0..plan.rounds {
+        plain_t.round(&seeds, |seed| black_box(plain.play(seed)));
         native_t.round(&seeds, |seed| {
             black_box(native::play(tables, seed, &mut history)).plies
         });
@@ -157,8 +164,12 @@ fn measure(engine: &Engine, tables: &native::Tables, plan: &Plan) {
         "single thread, best of {} round(s) of {} games (seeds game_seed({RUN}, 0..{})):",
         plan.rounds, plan.timed, plan.timed
     );
+    plain_t.report("plain", "game", "games");
     native_t.report("native", "game", "games");
     engine_t.report("engine", "game", "games");
+    for (clock, r) in ratios(&native_t, &plain_t) {
+        println!("native/plain time a ply ({clock}): {r:.2}x (plain plays other games)");
+    }
     for (clock, r) in ratios(&engine_t, &native_t) {
         println!(
             "engine/native time ({clock}): {r:.2}x: the engine plays at {:.0}% of native speed (goal: at least 50%)",

@@ -4,8 +4,8 @@
 //! both sides in lock step to show the first ply where they part.
 
 use super::native::{
-    self, Act, CELLS, COUNTS, Game, KIND_NAMES, KINDS, Legal, MAX_PLIES, PLAYERS, REPETITIONS,
-    SAILING, SETUP, Tables,
+    self, Act, CELLS, COUNTS, Decoded, Game, KIND_NAMES, KINDS, Legal, MAX_PLIES, PLAYERS,
+    REPETITIONS, SAILING, SETUP, Tables,
 };
 use portolan::bots::{self, Sight};
 use portolan::kernel::action::Action;
@@ -99,20 +99,20 @@ pub fn assumptions(engine: &Engine, t: &Tables) {
 
 /// The kernel's spelling of a native action.
 pub fn to_engine(a: Act) -> Action {
-    match a {
-        Act::Place { piece, to } => Action::Place {
+    match a.decode() {
+        Decoded::Place { piece, to } => Action::Place {
             piece: PieceId(u16::from(piece)),
             to: SpaceId(u16::from(to)),
         },
-        Act::Move { piece, to } => Action::Move {
+        Decoded::Move { piece, to } => Action::Move {
             piece: PieceId(u16::from(piece)),
             to: SpaceId(u16::from(to)),
         },
-        Act::Strike { target } => Action::Special {
+        Decoded::Strike { target } => Action::Special {
             index: 0,
             target: SpaceId(u16::from(target)),
         },
-        Act::Pass => Action::Pass,
+        Decoded::Pass => Action::Pass,
     }
 }
 

@@ -14,8 +14,10 @@
 //!
 //! Representation: the board is `[u8; 35]` of piece indices (one ship per
 //! cell at most: an attack that wins removes the defender before the
-//! attacker enters), pieces are parallel `[u8; 20]` arrays indexed by piece
-//! id, and neighbour lists, ranks and zones are tables built once.
+//! attacker enters) beside a bit board of each side's cells, pieces
+//! are parallel `[u8; 20]` arrays indexed by piece id, each player's ships
+//! afloat are a short list, an action is 16 bits, and neighbour lists,
+//! ranks and zones are tables built once. Nothing is allocated per ply.
 
 use portolan::bots::seat_seed;
 use portolan::kernel::hash::{mix, piece_key};
@@ -27,6 +29,8 @@ pub const ROWS: usize = 5;
 pub const CELLS: usize = COLUMNS * ROWS;
 pub const PLAYERS: usize = 2;
 pub const PIECES: usize = 20;
+/// Ships per player.
+const SHIPS: usize = PIECES / PLAYERS;
 
 /// Kinds are numbered in the compiled game's order (game.yaml's
 /// `pieces.kinds` is a sorted map, so the order is alphabetical): Cruiser,
@@ -43,13 +47,11 @@ const ELIMINATED: u8 = CELLS as u8 + 1;
 /// An empty cell in [`Game::board`], a missing piece elsewhere.
 const NONE: u8 = u8::MAX;
 /// The cell beyond the edge: it pads every neighbour list to four steps,
-/// and the list of a ship in a pool is four of it, so move generation runs
-/// the same four steps for every ship.
-const OFF: u8 = CELLS as u8;
-/// [`Game::side`] of an empty cell and of [`OFF`] (the others hold the
-/// owner of the ship there, 0 or 1).
-const SIDE_EMPTY: u8 = 2;
-const SIDE_OFF: u8 = 3;
+/// so move generation runs the same four steps for every ship. Its bit
+/// is never set in a bit board of cells.
+const OFF: u8 = 63;
+/// Every cell of the board, as a bit board.
+const ALL_CELLS: u64 = (1 << CELLS) - 1;
 /// `seen_by` of a face every player may see.
 const EVERYONE: u8 = u8::MAX;
 
@@ -66,8 +68,8 @@ const QUOTAS: [u8; 2] = [7, 3];
 /// Cells on ranks 1 and 2, and on ranks 4 and 5 (the Air Strike rows).
 const TWO_ROWS: usize = 2 * COLUMNS;
 /// The most legal actions a decision can have: 4 kinds x 10 set-up cells,
-/// or 10 ships x 4 steps + 14 strike targets (move generation also writes
-/// one slot past the end of the list).
+/// or 10 ships x 4 steps + 14 strike targets (move generation writes up
+/// to 14 candidates past the end of the list before it drops them).
 const MAX_LEGAL: usize = 64;
 
 /// An attack's result, from the attacker's side.
@@ -107,10 +109,16 @@ pub fn combat_result(attacker: u8, defender: u8) -> &'static str {
     }
 }
 
-/// One legal action. Piece ids and cells are the kernel's, so an action
+/// One legal action, packed into 16 bits so that move generation writes
+/// each candidate with a single store: the cell in bits 0-5, the piece in
+/// bits 6-10, what the action is ([`Decoded`]'s variant) in bits 12-13.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Act(u16);
+
+/// An action unpacked. Piece ids and cells are the kernel's, so it
 /// converts one to one into `portolan::kernel::action::Action`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Act {
+pub enum Decoded {
     Place {
         piece: u8,
         to: u8,
@@ -126,6 +134,34 @@ pub enum Act {
     Pass,
 }
 
+/// [`Act`]'s field positions and its variant tags.
+const PIECE_SHIFT: u16 = 6;
+const TAG_SHIFT: u16 = 12;
+const PLACE: u16 = 0;
+const MOVE: u16 = 1;
+const STRIKE: u16 = 2;
+const PASS: u16 = 3;
+
+impl Act {
+    const PASS: Act = Act(PASS << TAG_SHIFT);
+
+    #[inline]
+    fn new(tag: u16, piece: u8, cell: u8) -> Act {
+        Act(tag << TAG_SHIFT | u16::from(piece) << PIECE_SHIFT | u16::from(cell))
+    }
+
+    pub fn decode(self) -> Decoded {
+        let cell = (self.0 & ((1 << PIECE_SHIFT) - 1)) as u8;
+        let piece = ((self.0 >> PIECE_SHIFT) & 0x1F) as u8;
+        match self.0 >> TAG_SHIFT {
+            PLACE => Decoded::Place { piece, to: cell },
+            MOVE => Decoded::Move { piece, to: cell },
+            STRIKE => Decoded::Strike { target: cell },
+            _ => Decoded::Pass,
+        }
+    }
+}
+
 /// A fixed-capacity action list: no allocation on the hot path.
 pub struct Legal {
     acts: [Act; MAX_LEGAL],
@@ -135,7 +171,7 @@ pub struct Legal {
 impl Legal {
     pub fn new() -> Legal {
         Legal {
-            acts: [Act::Pass; MAX_LEGAL],
+            acts: [Act::PASS; MAX_LEGAL],
             len: 0,
         }
     }
@@ -163,13 +199,13 @@ pub struct Outcome {
 pub struct Tables {
     /// Orthogonal neighbours in the kernel's edge order: North, East,
     /// South, West (North is the next row up, towards Red's home), padded
-    /// with [`OFF`]; indexed by location, so the two pools have rows too.
-    steps: [[u8; 4]; CELLS + 2],
+    /// with [`OFF`], as the four 16-bit lanes of a word, North lowest: OR
+    /// a ship's [`Act`] bits into it and it holds the ship's four moves.
+    steps: [u64; CELLS],
     /// `rank[player][cell]`: the row counted from the player's own edge.
     rank: [[u8; CELLS]; PLAYERS],
-    /// The cells of ranks 1 and 2 of each player, in cell order (the
-    /// order set-up actions are listed in).
-    setup_cells: [[u8; TWO_ROWS]; PLAYERS],
+    /// `setup_rows[player][r]`: the cells of rank `r + 1`, a bit board.
+    setup_rows: [[u64; 2]; PLAYERS],
     /// The cells of ranks 4 and 5 (Air Strike targets), in cell order.
     strike_cells: [[u8; TWO_ROWS]; PLAYERS],
     /// The players' part of the position hash, `[player][used specials]`.
@@ -181,35 +217,37 @@ pub struct Tables {
 impl Tables {
     pub fn new() -> Tables {
         let mut t = Tables {
-            steps: [[OFF; 4]; CELLS + 2],
+            steps: [0; CELLS],
             rank: [[0; CELLS]; PLAYERS],
-            setup_cells: [[NONE; TWO_ROWS]; PLAYERS],
+            setup_rows: [[0; 2]; PLAYERS],
             strike_cells: [[NONE; TWO_ROWS]; PLAYERS],
             player_part: [[0; 2]; PLAYERS],
             sailing_frame: [0; PLAYERS],
         };
         for cell in 0..CELLS {
             let (col, row) = ((cell % COLUMNS) as i32, (cell / COLUMNS) as i32);
+            let mut steps = [OFF; 4];
             let mut d = 0;
             for (dc, dr) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
                 let (c, r) = (col + dc, row + dr);
                 if (0..COLUMNS as i32).contains(&c) && (0..ROWS as i32).contains(&r) {
-                    t.steps[cell][d] = (r * COLUMNS as i32 + c) as u8;
+                    steps[d] = (r * COLUMNS as i32 + c) as u8;
                     d += 1;
                 }
             }
+            t.steps[cell] = steps
+                .iter()
+                .rev()
+                .fold(0, |lanes, &to| lanes << 16 | u64::from(to));
             // Blue's home is south (row 1), Red's north (row 5).
             t.rank[0][cell] = (row + 1) as u8;
             t.rank[1][cell] = (ROWS as i32 - row) as u8;
         }
         for p in 0..PLAYERS {
-            let (mut s, mut k) = (0, 0);
+            let mut k = 0;
             for cell in 0..CELLS {
                 match t.rank[p][cell] {
-                    1 | 2 => {
-                        t.setup_cells[p][s] = cell as u8;
-                        s += 1;
-                    }
+                    rank @ (1 | 2) => t.setup_rows[p][rank as usize - 1] |= 1 << cell,
                     4 | 5 => {
                         t.strike_cells[p][k] = cell as u8;
                         k += 1;
@@ -228,7 +266,10 @@ impl Tables {
 
     /// A cell's neighbours, in North, East, South, West order.
     pub fn neighbours(&self, cell: usize) -> Vec<u8> {
-        self.steps[cell].into_iter().filter(|&c| c != OFF).collect()
+        (0..4)
+            .map(|d| (self.steps[cell] >> (16 * d)) as u8)
+            .filter(|&c| c != OFF)
+            .collect()
     }
 
     /// The Air Strike targets' cells (ranks 4 and 5), in cell order.
@@ -242,6 +283,36 @@ fn frame_hash(phase: u64, player: u8, step: u64) -> u64 {
     mix((phase << 40) ^ (u64::from(player) << 32) ^ step)
 }
 
+/// A player's ships not sunk, by increasing id (ids never change), so
+/// move generation visits only the ships that can move, in the kernel's
+/// order.
+#[derive(Clone, Copy)]
+struct Fleet {
+    ships: [u8; SHIPS],
+    len: usize,
+}
+
+impl Fleet {
+    fn as_slice(&self) -> &[u8] {
+        &self.ships[..self.len]
+    }
+
+    fn push(&mut self, piece: u8) {
+        self.ships[self.len] = piece;
+        self.len += 1;
+    }
+
+    fn remove(&mut self, piece: u8) {
+        let at = self
+            .as_slice()
+            .iter()
+            .position(|&s| s == piece)
+            .expect("a sunk ship was afloat");
+        self.ships.copy_within(at + 1..self.len, at);
+        self.len -= 1;
+    }
+}
+
 /// One game in progress.
 pub struct Game<'t> {
     t: &'t Tables,
@@ -249,16 +320,14 @@ pub struct Game<'t> {
     owner: [u8; PIECES],
     /// A cell, [`RESERVE`] or [`ELIMINATED`].
     loc: [u8; PIECES],
-    /// Each player's piece ids in increasing order (ids never change), so
-    /// move generation visits only the mover's ships, still in id order.
-    fleet: [[u8; PIECES / PLAYERS]; PLAYERS],
+    fleet: [Fleet; PLAYERS],
     /// Bit per player who may see the face; [`EVERYONE`] once revealed.
     seen: [u8; PIECES],
     /// The piece on each cell, or [`NONE`].
     board: [u8; CELLS],
-    /// The owner of the ship on each cell, [`SIDE_EMPTY`], and at [`OFF`]
-    /// [`SIDE_OFF`]: move generation reads this one byte per step.
-    side: [u8; CELLS + 1],
+    /// Bit `c` of `cells[p]`: player `p` has a ship on cell `c`. Move
+    /// generation tests a step with a shift, reading no memory.
+    cells: [u64; PLAYERS],
     /// Merchants not sunk, per player (for "last with Merchant").
     merchants: [u8; PLAYERS],
     /// Ships still to set up, per player.
@@ -267,12 +336,19 @@ pub struct Game<'t> {
     placed: [[u8; 2]; PLAYERS],
     /// Bit 0: the player's Air Strike is used.
     used: [u8; PLAYERS],
+    /// Each piece's key where it stands now, so a change computes only
+    /// the new key.
+    keys: [u64; PIECES],
     /// XOR of every piece's key, kept up to date on each change.
     piece_hash: u64,
     /// Position hashes after each action.
     history: Vec<u64>,
     /// Positions before this index cannot recur (a face was revealed).
     floor: usize,
+    /// Bit `h >> 56` of this 256-bit set is on for every hash `h` in
+    /// `history[floor..]`: a new position whose bit is off has not been
+    /// seen, and most positions are new, so most plies skip the scan.
+    seen_since_floor: [u64; 4],
     ply: u32,
     first: u8,
     to_move: u8,
@@ -307,35 +383,31 @@ impl<'t> Game<'t> {
             kind: start.map(|(_, k)| k),
             owner: start.map(|(o, _)| o),
             loc: [RESERVE; PIECES],
-            fleet: [[0; PIECES / PLAYERS]; PLAYERS],
+            fleet: [Fleet {
+                ships: [NONE; SHIPS],
+                len: 0,
+            }; PLAYERS],
             seen: start.map(|(o, _)| 1 << o),
             board: [NONE; CELLS],
-            side: std::array::from_fn(|c| {
-                if c == OFF as usize {
-                    SIDE_OFF
-                } else {
-                    SIDE_EMPTY
-                }
-            }),
+            cells: [0; PLAYERS],
             merchants: [COUNTS[MERCHANT as usize]; PLAYERS],
-            reserve: [(PIECES / PLAYERS) as u8; PLAYERS],
+            reserve: [SHIPS as u8; PLAYERS],
             placed: [[0; 2]; PLAYERS],
             used: [0; PLAYERS],
+            keys: [0; PIECES],
             piece_hash: 0,
             history,
             floor: 0,
+            seen_since_floor: [0; 4],
             ply: 0,
             first: 0,
             to_move: 0,
             setup_step: 0,
             result: None,
         };
-        g.piece_hash = (0..PIECES).fold(0, |h, i| h ^ g.key(i));
-        let mut sizes = [0; PLAYERS];
         for i in 0..PIECES {
-            let p = g.owner[i] as usize;
-            g.fleet[p][sizes[p]] = i as u8;
-            sizes[p] += 1;
+            g.rekey(i);
+            g.fleet[g.owner[i] as usize].push(i as u8);
         }
         g.first = rng.below(PLAYERS as u32) as u8;
         g.to_move = g.first;
@@ -381,20 +453,28 @@ impl<'t> Game<'t> {
         )
     }
 
+    /// Brings piece `i`'s key, and with it the hash, up to date after a
+    /// change.
+    #[inline]
+    fn rekey(&mut self, i: usize) {
+        let key = self.key(i);
+        self.piece_hash ^= self.keys[i] ^ key;
+        self.keys[i] = key;
+    }
+
     /// Moves piece `i` to `to` (a cell or a pool), keeping board and hash.
     #[inline]
     fn relocate(&mut self, i: usize, to: u8) {
         let from = self.loc[i];
         if (from as usize) < CELLS {
             self.board[from as usize] = NONE;
-            self.side[from as usize] = SIDE_EMPTY;
+            self.cells[self.owner[i] as usize] &= !(1 << from);
         }
-        self.piece_hash ^= self.key(i);
         self.loc[i] = to;
-        self.piece_hash ^= self.key(i);
+        self.rekey(i);
         if (to as usize) < CELLS {
             self.board[to as usize] = i as u8;
-            self.side[to as usize] = self.owner[i];
+            self.cells[self.owner[i] as usize] |= 1 << to;
         }
     }
 
@@ -403,15 +483,16 @@ impl<'t> Game<'t> {
     #[inline]
     fn reveal(&mut self, i: usize) {
         if self.seen[i] != EVERYONE {
-            self.piece_hash ^= self.key(i);
             self.seen[i] = EVERYONE;
-            self.piece_hash ^= self.key(i);
+            self.rekey(i);
             self.floor = self.history.len();
+            self.seen_since_floor = [0; 4];
         }
     }
 
     fn eliminate(&mut self, i: usize) {
         self.relocate(i, ELIMINATED);
+        self.fleet[self.owner[i] as usize].remove(i as u8);
         if self.kind[i] == MERCHANT {
             self.merchants[self.owner[i] as usize] -= 1;
         }
@@ -457,7 +538,7 @@ impl<'t> Game<'t> {
             self.moves(out);
         }
         if out.len == 0 {
-            out.push(Act::Pass);
+            out.push(Act::PASS);
         }
     }
 
@@ -467,52 +548,65 @@ impl<'t> Game<'t> {
     fn placements(&self, out: &mut Legal) {
         let p = self.to_move as usize;
         let mut by_kind = [NONE; KINDS];
-        for i in 0..PIECES {
-            if self.owner[i] as usize == p
-                && self.loc[i] == RESERVE
-                && by_kind[self.kind[i] as usize] == NONE
-            {
-                by_kind[self.kind[i] as usize] = i as u8;
+        // From the highest id down, so the lowest of each kind stays.
+        for &i in self.fleet[p].as_slice().iter().rev() {
+            if self.loc[i as usize] == RESERVE {
+                by_kind[self.kind[i as usize] as usize] = i;
             }
         }
-        let mut cells = [0u8; TWO_ROWS];
-        let mut n = 0;
-        for &c in &self.t.setup_cells[p] {
-            let row = self.t.rank[p][c as usize] as usize - 1;
-            if self.placed[p][row] < QUOTAS[row] && self.board[c as usize] == NONE {
-                cells[n] = c;
-                n += 1;
+        let mut open = 0;
+        for (row, &quota) in QUOTAS.iter().enumerate() {
+            if self.placed[p][row] < quota {
+                open |= self.t.setup_rows[p][row];
             }
         }
+        open &= !(self.cells[0] | self.cells[1]);
+        let mut n = out.len;
         for piece in by_kind.into_iter().filter(|&i| i != NONE) {
-            for &to in &cells[..n] {
-                out.push(Act::Place { piece, to });
+            // The open cells from the lowest bit up: in cell order.
+            let mut cells = open;
+            while cells != 0 {
+                out.acts[n] = Act::new(PLACE, piece, cells.trailing_zeros() as u8);
+                n += 1;
+                cells &= cells - 1;
             }
         }
+        out.len = n;
     }
 
-    /// Sailing: for each of the mover's ships on the board, by id, its
-    /// steps North, East, South, West onto an empty or enemy cell; then,
-    /// while the Air Strike is unused, every occupied cell of ranks 4-5.
+    /// Sailing: for each of the mover's ships afloat, by id, its steps
+    /// North, East, South, West onto an empty or enemy cell; then, while
+    /// the Air Strike is unused, every occupied cell of ranks 4-5.
     ///
     /// In random play whether a step is legal is a coin toss for the
     /// branch predictor, so each candidate is written unconditionally and
     /// the list grows only when it is legal: no branch depends on the
-    /// position. Ships in a pool have four [`OFF`] steps, never legal.
+    /// position.
     fn moves(&self, out: &mut Legal) {
-        let p = self.to_move;
+        let p = self.to_move as usize;
+        // A ship may end a step on any cell but its own side's.
+        let open = ALL_CELLS & !self.cells[p];
         let mut n = out.len;
-        for &piece in &self.fleet[p as usize] {
-            for to in self.t.steps[self.loc[piece as usize] as usize] {
-                let side = self.side[to as usize];
-                out.acts[n] = Act::Move { piece, to };
-                n += usize::from(side != p && side != SIDE_OFF);
+        for &piece in self.fleet[p].as_slice() {
+            // The ship's four moves, one per 16-bit lane, North lowest.
+            let mut moves = self.t.steps[self.loc[piece as usize] as usize]
+                | (u64::from(Act::new(MOVE, piece, 0).0) * 0x0001_0001_0001_0001);
+            // At most four more actions: one check for the four writes.
+            let slots: &mut [Act; 4] = (&mut out.acts[n..n + 4]).try_into().expect("room");
+            let mut k = 0;
+            for _ in 0..4 {
+                slots[k] = Act(moves as u16);
+                // The lane's low six bits are its cell.
+                k += (open >> (moves & 63)) as usize & 1;
+                moves >>= 16;
             }
+            n += k;
         }
-        if self.used[p as usize] == 0 {
-            for target in self.t.strike_cells[p as usize] {
-                out.acts[n] = Act::Strike { target };
-                n += usize::from(self.side[target as usize] != SIDE_EMPTY);
+        if self.used[p] == 0 {
+            let occupied = self.cells[0] | self.cells[1];
+            for target in self.t.strike_cells[p] {
+                out.acts[n] = Act::new(STRIKE, 0, target);
+                n += (occupied >> target) as usize & 1;
             }
         }
         out.len = n;
@@ -523,8 +617,8 @@ impl<'t> Game<'t> {
         self.ply += 1;
         let p = self.to_move;
         let other = 1 - p;
-        match act {
-            Act::Place { piece, to } => {
+        match act.decode() {
+            Decoded::Place { piece, to } => {
                 let row = self.t.rank[p as usize][to as usize] as usize - 1;
                 self.relocate(piece as usize, to);
                 self.placed[p as usize][row] += 1;
@@ -542,11 +636,11 @@ impl<'t> Game<'t> {
                 }
                 return;
             }
-            Act::Move { piece, to } => self.sail(piece as usize, to as usize),
-            Act::Strike { target } => self.strike(target as usize),
+            Decoded::Move { piece, to } => self.sail(piece as usize, to as usize),
+            Decoded::Strike { target } => self.strike(target as usize),
             // Only offered when nothing else is legal, which never happens
             // during set-up.
-            Act::Pass => assert!(self.setup_step == 2, "no pass during set-up"),
+            Decoded::Pass => assert!(self.setup_step == 2, "no pass during set-up"),
         }
         self.to_move = other;
         self.after_action(self.t.sailing_frame[other as usize]);
@@ -610,10 +704,16 @@ impl<'t> Game<'t> {
             ^ t.player_part[0][self.used[0] as usize]
             ^ t.player_part[1][self.used[1] as usize]
             ^ frame;
-        let seen = 1 + self.history[self.floor..]
-            .iter()
-            .filter(|&&h| h == hash)
-            .count();
+        let (word, bit) = ((hash >> 62) as usize, 1 << (hash >> 56 & 63));
+        let seen = if self.seen_since_floor[word] & bit == 0 {
+            1
+        } else {
+            1 + self.history[self.floor..]
+                .iter()
+                .filter(|&&h| h == hash)
+                .count()
+        };
+        self.seen_since_floor[word] |= bit;
         self.history.push(hash);
         if seen >= REPETITIONS {
             self.end_by_repetition();

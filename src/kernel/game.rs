@@ -96,15 +96,21 @@ pub enum CombatEntry {
 /// Where each piece may step from each space, for each player: the
 /// movement pattern compiled against the board, so move generation reads a
 /// list instead of walking edges and checking kinds.
+///
+/// Every list is stored in a row as wide as the longest one, padded at the
+/// end: move generation runs the same number of steps from every space,
+/// so the end of a piece's list is no branch to mispredict (a Convoy ship
+/// has two, three or four neighbours depending on where it stands).
 #[derive(Clone, Debug)]
 pub struct Reach {
     pub steps: u8,
-    /// All players' step lists end to end; `ranges[player * spaces + space]`
-    /// says where one list lies. One flat buffer keeps move generation to a
-    /// single indirection.
-    targets: Vec<SpaceId>,
-    ranges: Vec<(u32, u32)>,
+    /// `rows[(player * spaces + space) * width..][..width]`: the spaces one
+    /// step away, then padding; one flat buffer for every player's lists.
+    rows: Vec<SpaceId>,
+    /// How many entries of each row are real.
+    lens: Vec<u16>,
     spaces: usize,
+    width: usize,
 }
 
 impl Reach {
@@ -112,24 +118,47 @@ impl Reach {
     /// pattern allows.
     pub fn new(steps: u8, next: Vec<Vec<Vec<SpaceId>>>) -> Reach {
         let spaces = next.first().map_or(0, Vec::len);
-        let mut targets = Vec::new();
-        let mut ranges = Vec::new();
+        let width = next.iter().flatten().map(Vec::len).max().unwrap_or(0);
+        let mut rows = Vec::new();
+        let mut lens = Vec::new();
         for list in next.iter().flatten() {
-            ranges.push((targets.len() as u32, (targets.len() + list.len()) as u32));
-            targets.extend_from_slice(list);
+            rows.extend_from_slice(list);
+            // Padding repeats the list's first space (space 0 for an empty
+            // list): a real space, so looking at what stands there is in
+            // bounds.
+            let pad = list.first().copied().unwrap_or(SpaceId(0));
+            rows.resize(rows.len() + width - list.len(), pad);
+            lens.push(list.len() as u16);
         }
         Reach {
             steps,
-            targets,
-            ranges,
+            rows,
+            lens,
             spaces,
+            width,
         }
     }
 
     /// Where a player's piece may step from a space.
     pub fn next(&self, player: PlayerId, from: SpaceId) -> &[SpaceId] {
-        let (start, end) = self.ranges[player.0 as usize * self.spaces + from.0 as usize];
-        &self.targets[start as usize..end as usize]
+        let (row, len) = self.padded(player, from);
+        &row[..len]
+    }
+
+    /// The same list in its padded row (all rows are [`Reach::width`]
+    /// long), with how many of its entries are real.
+    pub fn padded(&self, player: PlayerId, from: SpaceId) -> (&[SpaceId], usize) {
+        let index = player.0 as usize * self.spaces + from.0 as usize;
+        let start = index * self.width;
+        (
+            &self.rows[start..start + self.width],
+            usize::from(self.lens[index]),
+        )
+    }
+
+    /// The length of every padded row: the most spaces one step reaches.
+    pub fn width(&self) -> usize {
+        self.width
     }
 }
 
@@ -153,6 +182,13 @@ pub struct Movement {
     pub combat: Option<Vec<Vec<CombatEntry>>>,
     pub reveal_on_attack: bool,
     pub specials: Vec<Special>,
+}
+
+impl Movement {
+    /// The movement pattern of a kind.
+    pub fn reach(&self, kind: KindId) -> &Reach {
+        &self.reaches[self.kind_reach[kind.0 as usize]]
+    }
 }
 
 /// The native set-up phase.
@@ -363,8 +399,14 @@ impl Game {
         refs
     }
 
-    /// The player after `p` in seating order.
+    /// The player after `p` in seating order. (A comparison, not a
+    /// remainder: the turn loop asks once a ply, and a division is slow.)
     pub fn next_player(&self, p: PlayerId) -> PlayerId {
-        PlayerId(((p.0 as usize + 1) % self.players.len()) as u8)
+        let next = p.0 as usize + 1;
+        PlayerId(if next < self.players.len() {
+            next as u8
+        } else {
+            0
+        })
     }
 }

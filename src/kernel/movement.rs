@@ -8,8 +8,8 @@ use crate::data::game_file::Target;
 use crate::kernel::action::Action;
 use crate::kernel::board::SpaceId;
 use crate::kernel::event::{Event, Resolved};
-use crate::kernel::game::{CombatEntry, Game, Movement};
-use crate::kernel::piece::{ELIMINATED, EVERYONE, Location, PieceId, PlayerId};
+use crate::kernel::game::{CombatEntry, Game, Movement, Reach};
+use crate::kernel::piece::{ELIMINATED, EVERYONE, KindId, Location, PieceId, PlayerId};
 use crate::kernel::scripts::{RulesError, Scripts};
 use crate::kernel::state::{EMPTY, GameState};
 use crate::kernel::victory;
@@ -21,27 +21,10 @@ pub fn actions(
     player: PlayerId,
     out: &mut Vec<Action>,
 ) {
-    // Random play makes "is that cell free?" unpredictable, so the test is
-    // data, not a branch: every target is written, and only the allowed
-    // ones are kept. A space whose first piece is the mover's is closed;
-    // an enemy's is open only when attacks are part of the phase.
-    for &piece in state.pieces_of(player) {
-        let p = state.piece(piece);
-        let Location::Space(from) = p.loc else {
-            continue;
-        };
-        let reach = &m.reaches[m.kind_reach[p.kind.0 as usize]];
-        let targets = reach.next(player, from);
-        if reach.steps == 1 {
-            for &to in targets {
-                let keep = can_enter(m, state, player, to);
-                out.push(Action::Move { piece, to });
-                let len = out.len() - usize::from(!keep);
-                out.truncate(len);
-            }
-        } else {
-            multi_step(m, reach, state, player, piece, from, out);
-        }
+    if m.combat.is_some() {
+        moves::<true>(m, state, player, out);
+    } else {
+        moves::<false>(m, state, player, out);
     }
 
     for (index, special) in m.specials.iter().enumerate() {
@@ -53,7 +36,7 @@ pub fn actions(
         // Kept by data, not by branch, as for the moves above.
         let spaces = game.zones[special.zone].spaces(player);
         let start = out.len();
-        out.resize(start + spaces.len(), Action::Pass);
+        out.resize(start + spaces.len(), Action::ROOM);
         let mut kept = start;
         for &target in spaces {
             out[kept] = Action::Special {
@@ -70,18 +53,106 @@ pub fn actions(
     }
 }
 
-/// A piece may end its move on an empty space, or attack an enemy when the
-/// phase has a combat table; it never stacks with its own side.
-fn can_enter(m: &Movement, state: &GameState, player: PlayerId, to: SpaceId) -> bool {
-    let top = state.top_owner(to);
-    top == EMPTY || (m.combat.is_some() && top != player.0)
+/// A piece may end its move on an empty space (`top` is the owner of the
+/// first piece there, [`GameState::top_owner`]), or, when the phase has
+/// attacks, on any space whose first piece is not its own side's.
+#[inline]
+fn can_enter<const ATTACKS: bool>(top: u8, player: PlayerId) -> bool {
+    if ATTACKS {
+        top != player.0
+    } else {
+        top == EMPTY
+    }
+}
+
+/// Every move of the player's pieces, by piece id, each piece's in the
+/// order of its reach. Whether attacks are allowed is a constant of the
+/// loop, so the test of a target is one comparison.
+fn moves<const ATTACKS: bool>(
+    m: &Movement,
+    state: &GameState,
+    player: PlayerId,
+    out: &mut Vec<Action>,
+) {
+    if m.reaches.iter().all(|r| r.steps == 1) {
+        one_step_moves::<ATTACKS>(m, state, player, out);
+        return;
+    }
+    for &piece in state.pieces_of(player) {
+        let p = state.piece(piece);
+        if let Location::Space(from) = p.loc {
+            let reach = m.reach(p.kind);
+            if reach.steps == 1 {
+                out.extend(
+                    reach
+                        .next(player, from)
+                        .iter()
+                        .filter(|&&to| can_enter::<ATTACKS>(state.top_owner(to), player))
+                        .map(|&to| Action::Move { piece, to }),
+                );
+            } else {
+                multi_step::<ATTACKS>(reach, state, player, piece, from, out);
+            }
+        }
+    }
+}
+
+/// [`moves`] when every piece moves one step: the hot loop of a playout.
+/// When all kinds share one pattern (Convoy's do), the pattern is a
+/// constant of the loop rather than a lookup per piece.
+fn one_step_moves<const ATTACKS: bool>(
+    m: &Movement,
+    state: &GameState,
+    player: PlayerId,
+    out: &mut Vec<Action>,
+) {
+    // Room for every piece's widest reach, made once: the loop writes into
+    // it without growing the list.
+    let widest = m.reaches.iter().map(Reach::width).max().unwrap_or(0);
+    let start = out.len();
+    out.resize(start + state.pieces_of(player).len() * widest, Action::ROOM);
+    let kept = match m.reaches.as_slice() {
+        [only] => list_steps::<ATTACKS>(|_| only, state, player, out, start),
+        _ => list_steps::<ATTACKS>(|kind| m.reach(kind), state, player, out, start),
+    };
+    out.truncate(kept);
+}
+
+/// Writes the one-step moves of the player's pieces into `slots` from
+/// `kept` on, each piece's reach given by `reach_of` its kind, and returns
+/// where the list ends. (A function of its own, so its loop gets all the
+/// registers.)
+#[inline(never)]
+fn list_steps<'m, const ATTACKS: bool>(
+    reach_of: impl Fn(KindId) -> &'m Reach,
+    state: &GameState,
+    player: PlayerId,
+    slots: &mut [Action],
+    mut kept: usize,
+) -> usize {
+    let tops = state.top_owners();
+    for &piece in state.pieces_of(player) {
+        let p = state.piece(piece);
+        let Location::Space(from) = p.loc else {
+            continue;
+        };
+        // Random play makes "is that space open?" unpredictable, so the
+        // test is data, not a branch: every target of the padded row is
+        // written, and the list keeps only the real, open ones.
+        let (row, real) = reach_of(p.kind).padded(player, from);
+        for (i, &to) in row.iter().enumerate() {
+            slots[kept] = Action::Move { piece, to };
+            let open = can_enter::<ATTACKS>(tops[to.0 as usize], player);
+            kept += usize::from((i < real) & open);
+        }
+    }
+    kept
 }
 
 /// Moves of more than one step: a breadth-first walk through empty spaces,
 /// ending on any enterable space; each destination is listed once.
-fn multi_step(
-    m: &Movement,
-    reach: &crate::kernel::game::Reach,
+fn multi_step<const ATTACKS: bool>(
+    reach: &Reach,
     state: &GameState,
     player: PlayerId,
     piece: PieceId,
@@ -94,7 +165,7 @@ fn multi_step(
         let mut next = Vec::new();
         for &s in &frontier {
             for &to in reach.next(player, s) {
-                if seen.contains(&to) || !can_enter(m, state, player, to) {
+                if seen.contains(&to) || !can_enter::<ATTACKS>(state.top_owner(to), player) {
                     continue;
                 }
                 seen.push(to);

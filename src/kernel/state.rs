@@ -278,6 +278,11 @@ impl GameState {
         self.occupancy.top[space.0 as usize]
     }
 
+    /// [`GameState::top_owner`] of every space, indexed by space.
+    pub fn top_owners(&self) -> &[u8] {
+        &self.occupancy.top
+    }
+
     /// A player's pieces, by increasing id.
     pub fn pieces_of(&self, player: PlayerId) -> &[PieceId] {
         self.occupancy
@@ -429,11 +434,7 @@ fn key_of(index: usize, p: &Piece) -> u64 {
         Location::Pool(pool) => 0x1_0000 | u32::from(pool.0),
     };
     let owner = p.owner.map_or(0xFF, |o| o.0);
-    let attrs = if p.attrs.is_empty() {
-        0
-    } else {
-        vars_hash(&p.attrs)
-    };
+    let attrs = vars_hash(&p.attrs);
     piece_key(
         index as u16,
         p.kind.0,
@@ -442,10 +443,18 @@ fn key_of(index: usize, p: &Piece) -> u64 {
     ) ^ attrs
 }
 
+/// Inlined for its common case: the position hash reads several variable
+/// sets a ply, and most are empty.
+#[inline]
 fn vars_hash(vars: &Vars) -> u64 {
     if vars.is_empty() {
-        return 0;
+        0
+    } else {
+        filled_vars_hash(vars)
     }
+}
+
+fn filled_vars_hash(vars: &Vars) -> u64 {
     vars.iter_unordered().fold(0, |h, (k, v)| {
         let v = match v {
             Value::Bool(b) => mix(u64::from(*b) ^ 0xB001),

@@ -39,18 +39,18 @@ pub fn after_removal(game: &Game, state: &mut GameState) {
     let Some(kind) = game.victory.last_with else {
         return;
     };
-    let mut has = vec![false; game.players.len()];
+    // Players are bits (at most MAX_PLAYERS of them): no list to allocate.
+    let mut has: u32 = 0;
     for p in state.pieces() {
         if let (true, Some(owner), false) =
             (p.kind == kind, p.owner, p.loc == Location::Pool(ELIMINATED))
         {
-            has[owner.0 as usize] = true;
+            has |= 1 << owner.0;
         }
     }
-    let left: Vec<usize> = (0..has.len()).filter(|&i| has[i]).collect();
     let kind_name = &game.kind(kind).name;
-    match left.as_slice() {
-        [] => Engine::finish(
+    match has.count_ones() {
+        0 => Engine::finish(
             state,
             Outcome {
                 winner: None,
@@ -58,12 +58,13 @@ pub fn after_removal(game: &Game, state: &mut GameState) {
                 scores: vec![],
             },
         ),
-        [only] if has.len() > 1 => {
-            let reason = format!("only {} has a {kind_name} left", game.players[*only].name);
+        1 if game.players.len() > 1 => {
+            let only = has.trailing_zeros() as usize;
+            let reason = format!("only {} has a {kind_name} left", game.players[only].name);
             Engine::finish(
                 state,
                 Outcome {
-                    winner: Some(PlayerId(*only as u8)),
+                    winner: Some(PlayerId(only as u8)),
                     reason,
                     scores: vec![],
                 },

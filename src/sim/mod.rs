@@ -18,6 +18,10 @@ use crate::kernel::state::GameState;
 pub use report::Report;
 use std::time::Instant;
 
+/// Room for the legal actions of a typical decision (Convoy has up to 54),
+/// so a playout does not grow its list step by step.
+const TYPICAL_CHOICES: usize = 64;
+
 /// The seed of game number `index` of a run.
 pub fn game_seed(run_seed: u64, index: u64) -> u64 {
     mix(run_seed ^ mix(index.wrapping_add(0x5EED)))
@@ -40,7 +44,7 @@ pub fn play_game(
         })
         .collect::<Result<_, _>>()?;
     let mut state = engine.new_game(seed)?;
-    let mut legal = Vec::new();
+    let mut legal = Vec::with_capacity(TYPICAL_CHOICES);
     while let Some(player) = engine.to_move(&state) {
         engine.legal_actions(&state, &mut legal);
         let pick = seats[player.0 as usize].choose(&Sight::new(engine, &state, player), &legal);
