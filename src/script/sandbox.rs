@@ -190,9 +190,11 @@ fn restrict_libraries(lua: &Lua, budget: &Budget) -> mlua::Result<()> {
     for name in ["dofile", "loadfile", "collectgarbage"] {
         globals.raw_set(name, Value::Nil)?;
     }
-    globals
-        .get::<Table>("string")?
-        .raw_set("dump", Value::Nil)?;
+    let string: Table = globals.get("string")?;
+    string.raw_set("dump", Value::Nil)?;
+    // Lua's pattern matcher runs in C, out of the budget's reach, and can
+    // backtrack for years: these versions count their steps.
+    super::patterns::install(lua, &string)?;
     let math: Table = globals.get("math")?;
     math.raw_set("random", Value::Nil)?;
     math.raw_set("randomseed", Value::Nil)?;
