@@ -6,6 +6,13 @@
 mod harness;
 
 use harness::*;
+use portolan::data::catalog::Catalog;
+use portolan::kernel::action::Action;
+use portolan::kernel::engine::Engine;
+use portolan::kernel::state::GameState;
+use portolan::load::{Request, load};
+use portolan::repl::line::SNAPSHOT_EVERY;
+use portolan::repl::{Seat, Session};
 
 #[test]
 fn two_bots_play_a_game_to_its_end() {
@@ -459,4 +466,84 @@ fn a_yaml_error_on_reload_is_located_and_changes_nothing() {
     assert!(r.contains(&format!("game.yaml:{line}:")), "{r}");
     assert!(r.contains("unchanged"), "{r}");
     assert_eq!(board(reply(&r, "board")), board(reply(&before, "board")));
+}
+
+/// A session on the shuttle package (two boats sailing to and fro until
+/// the 20,000-ply limit), both seats bots, so the game plays out at once.
+fn long_game() -> (Session, Engine) {
+    let target = repo().join("tests/repl_fixtures/shuttle");
+    let request = Request {
+        target: target.to_str().unwrap().into(),
+        options: vec![],
+    };
+    let seats =
+        [("east", "random"), ("west", "random")].map(|(p, s)| (p.to_string(), Seat::parse(s)));
+    let mut session = Session::start(Catalog::embedded(), request.clone(), Some(1), &seats)
+        .expect("the shuttle package loads");
+    session.welcome();
+    let engine = load(&Catalog::embedded(), &request).unwrap().engine;
+    (session, engine)
+}
+
+/// The state a game had after its first `n` actions, replayed from the seed.
+fn replayed_to(engine: &Engine, log: &[Action], n: usize) -> GameState {
+    let mut state = engine.new_game(1).unwrap();
+    for &action in &log[..n] {
+        engine.apply(&mut state, action).unwrap();
+    }
+    state
+}
+
+#[test]
+fn a_long_game_keeps_memory_linear_in_its_length() {
+    let (mut s, _) = long_game();
+    let plies = s.state().log.len();
+    assert_eq!(plies, 20_000, "the game runs to its ply limit");
+    let kept = s.kept();
+    assert_eq!(kept.states, 1, "one whole state, not one per ply");
+    assert_eq!(kept.snapshots, plies / SNAPSHOT_EVERY + 1);
+    // A ply keeps an event (96 bytes), an action and a position hash in
+    // lists up to twice their length (by capacity), and a share of the
+    // ~1 KB snapshot taken every 64 plies: about 250 bytes at most.
+    let budget = 256;
+    let per_ply = kept.bytes / plies;
+    assert!(per_ply <= budget, "{per_ply} bytes a ply: {kept:?}");
+    // Undo, redo and forks add whole states per line, never per ply.
+    for command in [
+        "undo 15000",
+        "fork back",
+        "redo 7000",
+        "fork ahead",
+        "undo 3",
+    ] {
+        s.execute(command);
+    }
+    let kept = s.kept();
+    assert_eq!(kept.states, 3, "{kept:?}");
+    assert_eq!(
+        kept.snapshots,
+        plies / SNAPSHOT_EVERY + 1,
+        "forks share snapshots"
+    );
+    assert!(kept.bytes / plies <= 3 * budget, "{kept:?}");
+}
+
+#[test]
+fn undo_and_redo_rebuild_the_positions_that_were_played() {
+    let (mut s, engine) = long_game();
+    let log = s.state().log.clone();
+    let end = log.len();
+    // Steps that land on, before and after snapshots, and far back.
+    let mut at = end;
+    for n in [1, 63, 1, 64, 65, 128, 5000, 9000] {
+        s.execute(&format!("undo {n}"));
+        at -= n;
+        assert_eq!(*s.state(), replayed_to(&engine, &log, at), "after undo {n}");
+    }
+    s.execute("redo 70");
+    at += 70;
+    assert_eq!(*s.state(), replayed_to(&engine, &log, at), "after redo 70");
+    s.execute("redo 100000");
+    assert_eq!(s.state().log.len(), end);
+    assert_eq!(*s.state(), replayed_to(&engine, &log, end));
 }

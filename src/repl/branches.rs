@@ -43,7 +43,7 @@ pub fn list(s: &Session) -> String {
     rows.extend(
         s.branches
             .iter()
-            .map(|(n, l)| (n.clone(), l.state.ply, false, l.state.result.is_some())),
+            .map(|(n, l)| (n.clone(), l.state().ply, false, l.state().result.is_some())),
     );
     rows.sort();
     rows.iter()

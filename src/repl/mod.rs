@@ -2,7 +2,8 @@
 //! non-interactive runner for command files and pipes. Both print exactly
 //! what the session answers, so a command file is a faithful transcript.
 //!
-//! Modules, by concern: `session` (the game, seats, lines of play),
+//! Modules, by concern: `session` (the game, seats, lines of play), `line` (one line with
+//! its undo and redo, in memory linear in its length),
 //! `commands` (the table and dispatch), `play` (actions, undo), `branches`
 //! (forks), `save`, `reload`, `replay` (what those two are built on),
 //! `setup` (options, scenarios, seats, views), `show` (details, log,
@@ -12,6 +13,7 @@
 pub mod branches;
 pub mod commands;
 pub mod complete;
+pub mod line;
 pub mod narrate;
 pub mod odds;
 pub mod play;

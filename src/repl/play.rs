@@ -4,7 +4,6 @@
 use crate::kernel::action::Action;
 use crate::kernel::game::PhaseKind;
 use crate::kernel::notation::normalise;
-use crate::kernel::state::GameState;
 use crate::repl::commands::COMMANDS;
 use crate::repl::session::{Seat, Session};
 
@@ -163,7 +162,7 @@ pub fn autoplace(s: &mut Session) -> Result<String, String> {
     if s.seats[player.0 as usize] != Seat::Human {
         return Err("it is a bot's turn; bots set up by themselves".into());
     }
-    let before = s.state().clone();
+    let before = s.line.position();
     let mut count = 0;
     while engine.to_move(s.state()) == Some(player) && placing(s) {
         let legal = legal(s);
@@ -174,17 +173,15 @@ pub fn autoplace(s: &mut Session) -> Result<String, String> {
         let Some(&pick) = s.repl_rng.pick(&places) else {
             break;
         };
-        let next = s
-            .loaded
-            .engine
-            .try_apply(s.state(), pick)
-            .map_err(|e| e.to_string())?;
-        s.line.state = next;
+        let played = s.line.play(engine, pick);
+        if let Err(e) = played {
+            s.line.close_step(before);
+            return Err(e.to_string());
+        }
         count += 1;
     }
     // One undo step takes back the whole random set-up.
-    s.line.undo.push(before);
-    s.line.redo.clear();
+    s.line.close_step(before);
     s.dirty = true;
     Ok(format!(
         "placed {count} piece{} at random\n{}",
@@ -205,36 +202,22 @@ fn count(arg: &str, what: &str) -> Result<usize, String> {
 
 pub fn undo(s: &mut Session, arg: &str) -> Result<String, String> {
     let n = count(arg, "undo")?;
-    let line = &mut s.line;
-    let n = shift(&mut line.state, &mut line.undo, &mut line.redo, n).ok_or("nothing to undo")?;
+    let n = s
+        .line
+        .undo(&s.loaded.engine, n)
+        .map_err(|e| e.to_string())?
+        .ok_or("nothing to undo")?;
     Ok(after_shift(s, "took back", n))
 }
 
 pub fn redo(s: &mut Session, arg: &str) -> Result<String, String> {
     let n = count(arg, "redo")?;
-    let line = &mut s.line;
-    let n = shift(&mut line.state, &mut line.redo, &mut line.undo, n).ok_or("nothing to redo")?;
+    let n = s
+        .line
+        .redo(&s.loaded.engine, n)
+        .map_err(|e| e.to_string())?
+        .ok_or("nothing to redo")?;
     Ok(after_shift(s, "replayed", n))
-}
-
-/// Moves up to `n` states from one history to the other through the
-/// current state (undo and redo are mirror images); `None` when `from` is
-/// empty, else how many steps were taken.
-fn shift(
-    state: &mut GameState,
-    from: &mut Vec<GameState>,
-    to: &mut Vec<GameState>,
-    n: usize,
-) -> Option<usize> {
-    if from.is_empty() {
-        return None;
-    }
-    let n = n.min(from.len());
-    for _ in 0..n {
-        let next = from.pop().expect("checked");
-        to.push(std::mem::replace(state, next));
-    }
-    Some(n)
 }
 
 fn after_shift(s: &mut Session, verb: &str, n: usize) -> String {

@@ -200,11 +200,8 @@ pub fn load_game(s: &mut Session, arg: &str) -> Result<String, String> {
     s.seed = file.seed;
     s.set_seats(seats).map_err(fail)?;
     s.request = request;
-    let n = r.states.len() - 1;
-    let mut states = r.states;
-    let state = states.pop().expect("start state");
-    s.replace(loaded, state);
-    s.line.undo = states;
+    let n = r.replayed();
+    s.replace(loaded, r.line);
     s.forced_view = None;
     s.screen = viewer.map_or_else(|| s.wanted_viewer(), Viewer::Player);
     s.reset_narration();

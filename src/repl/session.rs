@@ -11,6 +11,7 @@ use crate::kernel::rng::GameRng;
 use crate::kernel::state::GameState;
 use crate::kernel::view::Viewer;
 use crate::load::{Loaded, Request, load};
+use crate::repl::line::{Kept, Line};
 use crate::repl::{commands, reload};
 use std::collections::BTreeMap;
 
@@ -50,25 +51,6 @@ pub struct Reply {
     /// answer becomes the next command line, prefixed by the question's
     /// command word.
     pub ask: Option<(String, String)>,
-}
-
-/// One line of play: a position with its undo and redo stacks.
-#[derive(Clone, Debug)]
-pub struct Line {
-    pub state: GameState,
-    /// States before each human action, for undo; redo holds undone ones.
-    pub undo: Vec<GameState>,
-    pub redo: Vec<GameState>,
-}
-
-impl Line {
-    pub fn new(state: GameState) -> Line {
-        Line {
-            state,
-            undo: Vec::new(),
-            redo: Vec::new(),
-        }
-    }
 }
 
 pub struct Session {
@@ -152,8 +134,22 @@ impl Session {
         Ok(session)
     }
 
-    pub(crate) fn state(&self) -> &GameState {
-        &self.line.state
+    pub fn state(&self) -> &GameState {
+        self.line.state()
+    }
+
+    /// What the session keeps in memory for the game and its forks.
+    pub fn kept(&self) -> Kept {
+        let mut seen = std::collections::HashSet::new();
+        let lines = std::iter::once(&self.line).chain(self.branches.values());
+        lines.fold(Kept::default(), |sum, line| {
+            let k = line.kept(&mut seen);
+            Kept {
+                states: sum.states + k.states,
+                snapshots: sum.snapshots + k.snapshots,
+                bytes: sum.bytes + k.bytes,
+            }
+        })
     }
 
     pub(crate) fn set_seats(&mut self, seats: Vec<Seat>) -> Result<(), String> {
@@ -247,16 +243,11 @@ impl Session {
         Ok(self.after_change())
     }
 
-    /// Applies one human action without narrating (autoplace batches them).
-    pub(crate) fn apply_human(&mut self, action: Action) -> Result<(), String> {
-        let next = self
-            .loaded
-            .engine
-            .try_apply(self.state(), action)
+    /// Applies one human action as an undo step, without narrating.
+    fn apply_human(&mut self, action: Action) -> Result<(), String> {
+        self.line
+            .step(&self.loaded.engine, action)
             .map_err(|e| e.to_string())?;
-        let before = std::mem::replace(&mut self.line.state, next);
-        self.line.undo.push(before);
-        self.line.redo.clear();
         self.dirty = true;
         Ok(())
     }
@@ -283,16 +274,14 @@ impl Session {
                 break;
             };
             let engine = &self.loaded.engine;
-            engine.legal_actions(&self.line.state, &mut legal);
-            let pick = bot.choose(&Sight::new(engine, &self.line.state, p), &legal);
-            let next = engine
-                .try_apply(&self.line.state, legal[pick])
-                .map_err(|e| format!("a rule script failed during the bot's move: {e}"))?;
-            let before = std::mem::replace(&mut self.line.state, next);
-            if record {
-                self.line.undo.push(before);
-                self.line.redo.clear();
-            }
+            engine.legal_actions(self.line.state(), &mut legal);
+            let pick = bot.choose(&Sight::new(engine, self.line.state(), p), &legal);
+            let played = if record {
+                self.line.step(engine, legal[pick])
+            } else {
+                self.line.play(engine, legal[pick])
+            };
+            played.map_err(|e| format!("a rule script failed during the bot's move: {e}"))?;
             self.dirty = true;
         }
         Ok(())
@@ -308,10 +297,11 @@ impl Session {
             .join(", ")
     }
 
-    /// Replaces the game (new game, load): undo history and forks go too.
-    pub(crate) fn replace(&mut self, loaded: Loaded, state: GameState) {
+    /// Replaces the game (new game, load) with a line of play under other
+    /// rules: the old undo history and forks go.
+    pub(crate) fn replace(&mut self, loaded: Loaded, line: Line) {
         self.loaded = loaded;
-        self.line = Line::new(state);
+        self.line = line;
         self.branches.clear();
         self.branch = "main".into();
         self.pending = None;

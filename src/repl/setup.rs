@@ -3,6 +3,7 @@
 
 use crate::kernel::view::Viewer;
 use crate::load::{Request, load};
+use crate::repl::line::Line;
 use crate::repl::session::{Seat, Session};
 
 pub fn options(s: &Session) -> String {
@@ -114,7 +115,7 @@ pub fn new_game(s: &mut Session, args: &str) -> Result<String, String> {
     s.seed = seed.unwrap_or_else(|| crate::kernel::hash::mix(s.seed) % 1_000_000_000);
     let state = loaded.engine.new_game(s.seed).map_err(|e| e.to_string())?;
     s.request = request;
-    s.replace(loaded, state);
+    s.replace(loaded, Line::new(state));
     let seats = s.seats.clone();
     s.set_seats(seats)?;
     s.dirty = false;
