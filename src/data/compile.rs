@@ -76,6 +76,7 @@ pub fn compile(
         .iter()
         .map(|(name, p)| Phase {
             name: name.clone(),
+            label: label_or_id(p.name(), name),
             kind: c.phase(file, name, p, &game),
         })
         .collect();
@@ -303,7 +304,11 @@ impl Compiler<'_> {
                     }
                 }
             }
-            zones.push(Zone::new(name.clone(), members));
+            zones.push(Zone::new(
+                name.clone(),
+                label_or_id(z.name.as_deref(), name),
+                members,
+            ));
         }
         zones
     }
@@ -363,7 +368,7 @@ impl Compiler<'_> {
 
     fn phase(&mut self, file: &GameFile, name: &str, p: &PhaseFile, game: &Game) -> PhaseKind {
         match p {
-            PhaseFile::Placement { quotas } => {
+            PhaseFile::Placement { quotas, .. } => {
                 let mut out = Vec::new();
                 for (zone, count) in quotas {
                     match game.zone_index(zone) {
@@ -397,6 +402,7 @@ impl Compiler<'_> {
                 combat,
                 reveal_on_attack,
                 specials,
+                ..
             } => {
                 let mut reaches = vec![self.reach(name, movement, game)];
                 let mut kind_reach = vec![0; game.kinds.len()];
@@ -433,7 +439,7 @@ impl Compiler<'_> {
                     specials,
                 })
             }
-            PhaseFile::Script => PhaseKind::Script,
+            PhaseFile::Script { .. } => PhaseKind::Script,
         }
     }
 

@@ -17,7 +17,14 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<Function> {
     let t = natives(
         lua,
         link,
-        &[&FIRST_PLAYER, &NEXT_PLAYER, &CURRENT_PLAYER, &OPTION, &PLY],
+        &[
+            &FIRST_PLAYER,
+            &NEXT_PLAYER,
+            &CURRENT_PLAYER,
+            &PLAYER_NAME,
+            &OPTION,
+            &PLY,
+        ],
     )?;
     let l = Rc::clone(link);
     t.raw_set(
@@ -35,9 +42,11 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<Function> {
     let l = Rc::clone(link);
     t.raw_set(
         "push_phase",
-        lua.create_function(move |lua, (name, player, ctx): (String, String, Option<Table>)| {
-            push_phase(lua, &l, &name, &player, ctx)
-        })?,
+        lua.create_function(
+            move |lua, (name, player, ctx): (String, String, Option<Table>)| {
+                push_phase(lua, &l, &name, &player, ctx)
+            },
+        )?,
     )?;
     lua.globals().raw_set("game", t)?;
     super::native::function(lua, link, &EMIT)
@@ -72,6 +81,16 @@ static CURRENT_PLAYER: Native = Native {
             }
             Ok(())
         })
+    },
+};
+
+/// A player's name for messages (`Blue` for `blue`), from game.yaml.
+static PLAYER_NAME: Native = Native {
+    name: "game.player_name",
+    call: |link, a, out| {
+        let g = link.game()?;
+        out.str(&g.players[player_arg(g, a.str(1)?)?.0 as usize].name);
+        Ok(())
     },
 };
 
@@ -159,7 +178,10 @@ fn push_phase(
     player: &str,
     ctx: Option<Table>,
 ) -> mlua::Result<()> {
-    let ctx = ctx.map(|t| table_to_vars(lua, &t)).transpose()?.unwrap_or_default();
+    let ctx = ctx
+        .map(|t| table_to_vars(lua, &t))
+        .transpose()?
+        .unwrap_or_default();
     link.with_state(|g, s| {
         let phase = g
             .phase_index(name)
