@@ -38,7 +38,7 @@ fn two_bots_play_a_game_to_its_end() {
 #[test]
 fn a_human_plays_by_number_to_the_end() {
     let commands = "place random\n".to_string() + &"1\n".repeat(400);
-    let out = play(&["--seed", "11"], &commands);
+    let (out, _) = play_failing(&["--seed", "11"], &commands);
     assert!(out.contains("placed 10 pieces at random"), "{out}");
     assert!(out.contains("game over:"), "the game did not end:\n{out}");
     assert!(out.contains("'1' is not a command, and the game is over"));
@@ -61,9 +61,13 @@ fn undo_and_redo_return_to_the_same_positions() {
 
 #[test]
 fn forks_keep_their_own_line() {
-    let out = play(
+    let (out, failed) = play_failing(
         &["--seed", "3"],
         "place random\nfork side\n1\n1\nbranches\nswitch side\nbranches\nswitch main\nswitch nowhere\nfork side\n",
+    );
+    assert!(
+        failed.starts_with("2 commands failed (the first at line 9"),
+        "{failed}"
     );
     assert!(out.contains("forked 'side' at ply 21"), "{out}");
     let listed = reply(&out, "branches");
@@ -130,7 +134,7 @@ fn a_bad_save_is_refused_and_the_game_is_kept() {
     std::fs::write(&bad, serde_json::to_string(&json).unwrap()).unwrap();
     let broken = dir.path().join("broken.json");
     std::fs::write(&broken, "{\"format\": 1, \"game\": ").unwrap();
-    let out = play(
+    let (out, failed) = play_failing(
         &["--seed", "9"],
         &format!(
             "board\nload {}\nload {}\nload {}/missing.json\nboard\n",
@@ -145,15 +149,23 @@ fn a_bad_save_is_refused_and_the_game_is_kept() {
     let r = reply(&out, &format!("load {}", broken.display()));
     assert!(r.contains("not a Portolan save"), "{r}");
     assert!(out.contains("missing.json: No such file"), "{out}");
+    assert!(
+        failed.starts_with("3 commands failed (the first at line 2"),
+        "{failed}"
+    );
     let boards: Vec<&str> = out.split("> board\n").skip(1).collect();
     assert_eq!(board(boards[0]), board(boards[1]));
 }
 
 #[test]
 fn bad_commands_give_a_reason_and_change_nothing() {
-    let out = play(
+    let (out, failed) = play_failing(
         &["--seed", "5"],
         "place random\nboard\nbogus\nundoo\n99\nplace z9\nz9 z8\nseat green human\nview purple\nnew +no-such\nodds 2Q6\nboard\n",
+    );
+    assert!(
+        failed.contains("9 commands failed (the first at line 3: bogus)"),
+        "{failed}"
     );
     assert!(reply(&out, "bogus").starts_with("error: unknown command 'bogus'"));
     assert!(reply(&out, "undoo").contains("did you mean 'undo'?"));
@@ -183,7 +195,7 @@ fn an_ambiguous_action_lists_the_candidates() {
         .iter()
         .find(|f| froms.iter().filter(|g| g == f).count() > 1)
         .expect("some piece has two moves");
-    let out = play(&["--seed", "5"], &format!("place random\n{twice}\n"));
+    let (out, _) = play_failing(&["--seed", "5"], &format!("place random\n{twice}\n"));
     assert!(
         reply(&out, twice).contains("is ambiguous: it could be"),
         "{out}"
@@ -366,7 +378,7 @@ fn odds_are_exact_for_dice_and_the_combat_table() {
 #[test]
 fn designer_tools_answer() {
     let dir = tempfile::tempdir().unwrap();
-    let out = play(
+    let (out, _) = play_failing(
         &["--seed", "3"],
         &format!(
             "lua #pieces.all()\nsheet\nsheet {}/s.md\nscenarios\nnew radical\noptions\nhelp\nhelp reload\nshow c4\nshow #1\nlog 2\n",
@@ -459,7 +471,7 @@ fn a_yaml_error_on_reload_is_located_and_changes_nothing() {
         .unwrap();
     std::fs::write(
         &yaml,
-        text.replace("home_row: { ranks: [1] }", "home_row: { ranks: [1 }"),
+        text.replace("home_row: { ranks: [1],", "home_row: { ranks: [1 ,"),
     )
     .unwrap();
     let r = repl.run("reload\nboard");
@@ -546,4 +558,190 @@ fn undo_and_redo_rebuild_the_positions_that_were_played() {
     s.execute("redo 100000");
     assert_eq!(s.state().log.len(), end);
     assert_eq!(*s.state(), replayed_to(&engine, &log, end));
+}
+
+#[test]
+fn the_lua_command_changes_neither_the_rules_nor_the_game() {
+    let (out, failed) = play_failing(
+        &["--seed", "3"],
+        "board\n\
+         lua rules.air_strike = nil\n\
+         lua rules.air_strike ~= nil\n\
+         lua rawset(pieces, 'at', nil)\n\
+         lua type(pieces.at)\n\
+         lua x = 1\n\
+         lua x\n\
+         lua tables.attack_results.Cruiser.Cruiser = 'win'\n\
+         lua tables.attack_results.Cruiser.Cruiser\n\
+         lua pieces.move(pieces.all()[1], 'd3')\n\
+         board\n",
+    );
+    // Changes to the package's own tables are undone and reported...
+    let r = reply(&out, "lua rules.air_strike = nil");
+    assert!(r.contains("error: rules.air_strike was removed"), "{r}");
+    assert!(r.contains("the change has been undone"), "{r}");
+    assert_eq!(reply(&out, "lua rules.air_strike ~= nil").trim(), "true");
+    let r = reply(&out, "lua tables.attack_results.Cruiser.Cruiser = 'win'");
+    assert!(r.contains("was changed"), "{r}");
+    assert_eq!(
+        reply(&out, "lua tables.attack_results.Cruiser.Cruiser").trim(),
+        "\"both\""
+    );
+    // ...writes to the API and to globals are refused at once...
+    let r = reply(&out, "lua rawset(pieces, 'at', nil)");
+    assert!(r.contains("cannot set field \"at\""), "{r}");
+    assert!(!r.contains("stack traceback"), "{r}");
+    assert_eq!(reply(&out, "lua type(pieces.at)").trim(), "\"function\"");
+    assert!(reply(&out, "lua x = 1").contains("cannot set global \"x\""));
+    assert_eq!(reply(&out, "lua x").trim(), "nil");
+    // ...and the game is a copy: moving a piece there moves nothing here.
+    let boards: Vec<&str> = out.split("> board\n").skip(1).collect();
+    assert_eq!(board(boards[0]), board(boards[1]));
+    assert!(failed.starts_with("4 commands failed"), "{failed}");
+}
+
+/// Hot-seat Convoy, both fleets set up at random; with this seed Red
+/// moves first, and Blue's ships are hidden from Red.
+const HOT_SEAT: [&str; 4] = ["--seed", "3", "--seat", "red=human"];
+const SET_UP: &str = "place random\nplace random\n";
+
+#[test]
+fn on_a_shared_screen_hidden_faces_show_only_after_a_yes_and_until_the_turn_passes() {
+    let where_cruiser = "lua pieces.get(pieces.list{owner='blue', kind='Cruiser'}[1]).at";
+    let out = play(
+        &HOT_SEAT,
+        &format!(
+            "{SET_UP}view all\nno\nboard\nview blue\nno\n{where_cruiser}\nno\n\
+             view all\nyes\n{where_cruiser}\n1\nboard\nlua 1\n"
+        ),
+    );
+    // Asked and refused: the screen stays Red's, Blue's ships hidden.
+    let asked = reply(&out, "view all");
+    assert!(asked.contains("would show Blue's hidden pieces"), "{asked}");
+    let red = replies(&out, "board")[0];
+    assert!(red.contains("b?") && !red.contains("GOD VIEW"), "{red}");
+    assert!(reply(&out, "view blue").contains("would show Blue's hidden pieces"));
+    let [asked, answered] = replies(&out, where_cruiser)[..] else {
+        panic!("lua ran twice:\n{out}")
+    };
+    assert!(
+        asked.contains("'lua' reads the game as the rules do"),
+        "{asked}"
+    );
+    // A yes shows them, and answers lua, until Red's turn is over.
+    let god = reply(&out, "yes");
+    assert!(
+        god.contains("GOD VIEW") && god.contains("until the turn passes"),
+        "{god}"
+    );
+    assert!(god.contains("bC"), "{god}");
+    assert!(
+        answered.trim().starts_with("\"") && answered.trim().len() == 4,
+        "{answered}"
+    );
+    // The terminal passes to Blue: Blue's own view, Red's ships hidden,
+    // and the yes no longer holds.
+    let blue = &out[out.rfind("-- pass to BLUE").expect("a handover")..];
+    let blue = &blue[..blue.find("blue> lua 1").unwrap()];
+    assert!(!blue.contains("GOD VIEW"), "{blue}");
+    for kind in ['C', 'D', 'M', 'S'] {
+        assert!(
+            !blue.contains(&format!("r{kind} ")),
+            "Blue sees Red's ships:\n{blue}"
+        );
+    }
+    assert!(reply(&out, "lua 1").contains("would show Red's hidden pieces"));
+}
+
+#[test]
+fn with_one_human_the_god_view_needs_no_question() {
+    let out = play(&["--seed", "3"], "view all\nlua #pieces.all()\n");
+    assert!(reply(&out, "view all").contains("GOD VIEW"));
+    assert_eq!(reply(&out, "lua #pieces.all()").trim(), "20");
+}
+
+#[test]
+fn new_and_load_ask_before_dropping_an_unsaved_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("g.json");
+    let save = save.to_str().unwrap();
+    let out = play(
+        &["--seed", "3"],
+        &format!(
+            "new\nplace random\nfork side\nnew\nno\nboard\nnew seed=9\nyes\nplace random\nsave {save}\nnew\nplace random\nload {save}\nyes\n"
+        ),
+    );
+    assert!(
+        reply(&out, "new").contains("seed:"),
+        "a fresh game asks nothing"
+    );
+    let asked = replies(&out, "new")[1];
+    assert!(
+        asked.contains(
+            "This game (ply 21) and its forks (side) are not saved, and 'new' would drop them"
+        ),
+        "{asked}"
+    );
+    assert!(reply(&out, "no").starts_with("not done: new"));
+    assert!(
+        out.contains("[main] blue> board"),
+        "the game and its fork are kept"
+    );
+    assert!(replies(&out, "yes")[0].contains("seed: 9"), "{out}");
+    // Saved: no question; then played on: asked again before a load.
+    let saved = after(&out, &format!("save {save}"));
+    let fresh = &saved[saved.find("> new\n").unwrap()..];
+    assert!(
+        fresh.contains("seed:"),
+        "saved: 'new' asks nothing\n{fresh}"
+    );
+    assert!(reply(&out, &format!("load {save}")).contains("is not saved"));
+}
+
+#[test]
+fn a_bot_stuck_on_a_broken_rule_moves_once_reload_fixes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = dir.path().join("call");
+    copy_tree(&repo().join("tests/repl_fixtures/call"), &package);
+    let rules = package.join("rules.lua");
+    let good = std::fs::read_to_string(&rules).unwrap();
+    let broken = good.replace(
+        "function phases.calls.choose(frame, choice)\n",
+        "function phases.calls.choose(frame, choice)\n  if frame.player == \"south\" then error(\"a broken rule\") end\n",
+    );
+    std::fs::write(&rules, broken).unwrap();
+    let mut repl = Live::start(&[], &[package.to_str().unwrap(), "--seed", "1"]);
+    let r = repl.run("1");
+    assert!(r.contains("north calls heads"), "{r}");
+    assert!(
+        r.contains("error: a rule script failed during the bot's move"),
+        "{r}"
+    );
+    assert!(r.contains("a broken rule"), "{r}");
+    assert!(repl.run("1").contains("it is a bot's turn"));
+    std::fs::write(&rules, good).unwrap();
+    let r = repl.run("reload");
+    assert!(r.contains("same positions"), "{r}");
+    assert!(
+        r.contains("south calls"),
+        "the bot moved under the fixed rule:\n{r}"
+    );
+    assert!(repl.run("1").contains("north calls heads"));
+}
+
+#[test]
+fn untrusted_text_is_escaped_and_cut_short() {
+    let long = "x".repeat(500);
+    let (out, _) = play_failing(
+        &["--seed", "3"],
+        &format!("bogus\u{1b}[2J\nlua error('\\27]52;c;aGk=\\7')\n{long}\n"),
+    );
+    assert!(
+        !out.contains('\u{1b}'),
+        "a raw escape reached the terminal:\n{out}"
+    );
+    assert!(out.contains("bogus\\u{1b}[2J"), "{out}");
+    assert!(out.contains("\\u{1b}]52;c;aGk=\\u{7}"), "{out}");
+    let r = reply(&out, &long);
+    assert!(r.len() < 200 && r.contains("xxx..."), "{r}");
 }

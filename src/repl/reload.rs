@@ -63,12 +63,12 @@ fn start(s: &mut Session) -> Result<String, String> {
             s.line = rebase_line(&s.line, replayed);
             s.loaded = loaded;
             s.reset_narration();
-            Ok(format!(
-                "reloaded {}: replayed {} actions, same positions ({ms:.1} ms)\n{notes}{}",
+            let done = format!(
+                "reloaded {}: replayed {} actions, same positions ({ms:.1} ms)\n{notes}",
                 s.loaded.package.root,
                 steps.len(),
-                s.status()
-            ))
+            );
+            Ok(done + &s.after_change())
         }
         Some(stop) => {
             let text = format!(

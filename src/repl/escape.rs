@@ -1,0 +1,104 @@
+//! Text from outside the program reaches the user's terminal: commands
+//! typed or read from a file, names and log lines from a rules package
+//! someone else wrote, script errors, save files. A control character in
+//! it could move the cursor, clear the screen, retitle the window or write
+//! to the clipboard, and a very long string could bury the screen. So every
+//! reply is passed through [`for_terminal`], which shows control characters
+//! as escapes, and text echoed back to the user is shortened by [`quote`].
+//!
+//! (A shared helper for this is planned in `data::error`; until it lands,
+//! the REPL keeps its own.)
+
+/// How much of a user's input an error message repeats.
+const QUOTED_CHARS: usize = 60;
+
+/// The longest error message shown whole (a script's error can be huge).
+pub const ERROR_CHARS: usize = 2000;
+
+/// Text made safe to print: line breaks and tabs stay, the REPL's own
+/// colour codes stay when `colour` is on, every other control character
+/// (and the Unicode marks that reorder text) is written as an escape such
+/// as `\u{1b}`.
+pub fn for_terminal(text: &str, colour: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c == '\x1b'
+            && colour
+            && let Some(len) = own_colour_code(rest)
+        {
+            out.push_str(&rest[..len]);
+            rest = &rest[len..];
+            continue;
+        }
+        if c != '\n' && c != '\t' && (c.is_control() || reorders_text(c)) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// A piece of the user's input to repeat in a message: on one line, at
+/// most [`QUOTED_CHARS`] characters (then `...`).
+pub fn quote(text: &str) -> String {
+    clip(&text.replace('\n', " "), QUOTED_CHARS)
+}
+
+/// At most `max` characters of `text`, with `...` when cut.
+pub fn clip(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+/// The length of the colour code at the start of `text` if it is one the
+/// REPL writes itself (see `render::COLOURS`): `ESC [ params m`.
+fn own_colour_code(text: &str) -> Option<usize> {
+    let params = text.strip_prefix("\x1b[")?;
+    let end = params.find('m')?;
+    crate::repl::render::is_own_colour(&params[..end]).then_some(2 + end + 1)
+}
+
+/// Bidirectional embeddings, overrides and isolates: invisible, they make a
+/// terminal show text in another order than it is written.
+fn reorders_text(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_shown_as_escapes() {
+        assert_eq!(
+            for_terminal("a\x1b]52;c;aGk=\x07b\r\n", false),
+            "a\\u{1b}]52;c;aGk=\\u{7}b\\r\n"
+        );
+        assert_eq!(
+            for_terminal("x\u{202e}y\u{9b}2J", false),
+            "x\\u{202e}y\\u{9b}2J"
+        );
+    }
+
+    #[test]
+    fn only_the_repls_own_colours_pass_and_only_in_colour() {
+        let ours = "\x1b[34;1mbD\x1b[0m";
+        assert_eq!(for_terminal(ours, true), ours);
+        assert_eq!(for_terminal(ours, false), "\\u{1b}[34;1mbD\\u{1b}[0m");
+        assert_eq!(for_terminal("\x1b[8mhidden", true), "\\u{1b}[8mhidden");
+        assert_eq!(for_terminal("\x1b[2J", true), "\\u{1b}[2J");
+    }
+
+    #[test]
+    fn quotes_are_one_short_line() {
+        assert_eq!(quote("a\nb"), "a b");
+        let long = "x".repeat(100);
+        assert_eq!(quote(&long), format!("{}...", "x".repeat(60)));
+        assert_eq!(clip("héllo", 2), "hé...");
+    }
+}
