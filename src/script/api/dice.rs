@@ -176,4 +176,3 @@ fn no_table(game: &crate::kernel::game::Game, name: &str) -> ApiError {
         crate::data::error::suggest(name, names)
     ))
 }
-

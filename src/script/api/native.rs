@@ -382,7 +382,11 @@ impl Out {
     }
 
     fn item(&mut self, item: Item) {
-        assert!(self.items.len() < Self::MAX, "a native returns at most {} values", Self::MAX);
+        assert!(
+            self.items.len() < Self::MAX,
+            "a native returns at most {} values",
+            Self::MAX
+        );
         self.items.push(item);
     }
 

@@ -95,10 +95,9 @@ static REMOVE: Native = Native {
         link.with_state(|g, s| {
             let pid = piece_arg(s, id)?;
             let to = match pool {
-                Some(p) => Location::Pool(
-                    g.pool_index(p)
-                        .ok_or_else(|| ApiError(format!("no pool '{p}' (pools: {})", g.pools.join(", "))))?,
-                ),
+                Some(p) => Location::Pool(g.pool_index(p).ok_or_else(|| {
+                    ApiError(format!("no pool '{p}' (pools: {})", g.pools.join(", ")))
+                })?),
                 None => Location::Pool(ELIMINATED),
             };
             let from = s.piece(pid).loc;
@@ -195,7 +194,9 @@ static CREATE: Native = Native {
                 seen_by,
                 attrs: g.kind(k).attrs.clone(),
             };
-            let id = s.add_script_piece(piece, link.data_limit()).map_err(ApiError)?;
+            let id = s
+                .add_script_piece(piece, link.data_limit())
+                .map_err(ApiError)?;
             out.int(lua_piece(id));
             Ok(())
         })

@@ -20,11 +20,11 @@
 
 use super::link::Link;
 use super::native::{ApiError, guarded, push_out, raise};
-use std::fmt;
 use crate::kernel::script_data::Scope;
 use crate::kernel::value::Value;
 use mlua::{Function, Lua, Table, ffi};
 use std::ffi::{c_int, c_void};
+use std::fmt;
 
 /// The value the cache holds for a variable known to be unset (nil cannot
 /// be stored in a table).
@@ -161,7 +161,10 @@ unsafe extern "C-unwind" fn cached_add(l: *mut ffi::lua_State) -> c_int {
             _ => ffi::lua_tointegerx(l, 2, &mut is_int),
         };
         if is_int == 0 {
-            fail(l, "vars.add: the variable holds text or a boolean, not a whole number")
+            fail(
+                l,
+                "vars.add: the variable holds text or a boolean, not a whole number",
+            )
         }
         let Some(sum) = old.checked_add(n) else {
             fail(l, "vars.add: the sum does not fit in a whole number")
