@@ -27,6 +27,10 @@ pub struct Engine {
 /// during a script call must stay free to build.)
 const EXPECTED_PLIES: usize = 256;
 
+/// Room reserved for a new game's variables (a scripted game keeps a few
+/// dozen), so the map does not grow step by step while the rules set up.
+const EXPECTED_VARS: usize = 64;
+
 /// How many script steps one decision may take before the engine calls the
 /// rules broken (a scripted phase that never asks and never ends).
 const MAX_SCRIPT_STEPS: usize = 100_000;
@@ -63,6 +67,10 @@ impl Engine {
         let mut state = GameState::new(pieces, g.board.len(), g.players.len(), rng);
         state.reserve_plies(EXPECTED_PLIES);
         *state.vars_mut() = g.vars.clone();
+        if g.phases.iter().any(|p| matches!(p.kind, PhaseKind::Script)) {
+            // Scripted phases keep a few dozen variables: make room once.
+            state.vars_mut().reserve(EXPECTED_VARS);
+        }
         state.first_player = match g.first_player {
             FirstPlayer::Fixed(p) => p,
             FirstPlayer::Coin => PlayerId(state.rng.below(g.players.len() as u32) as u8),
