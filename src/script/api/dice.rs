@@ -146,7 +146,7 @@ fn roll(link: &Link, s: &mut GameState, dice: &DiceExpr) -> (i64, Option<Vec<u32
 
 /// How many `source, value` pairs follow the table's name.
 fn modifier_count(a: &Args) -> Result<usize, ApiError> {
-    let rest = a.len().saturating_sub(1);
+    let rest = a.count().saturating_sub(1);
     if rest % 2 == 1 {
         return Err(ApiError::new(
             "dice.on: modifiers come in pairs, a source and a number: \

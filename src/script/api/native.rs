@@ -229,12 +229,12 @@ pub struct Args {
 
 impl Args {
     /// How many arguments were passed.
-    pub fn len(&self) -> usize {
+    pub fn count(&self) -> usize {
         self.top as usize
     }
 
     fn kind(&self, i: usize) -> c_int {
-        if i > self.len() {
+        if i > self.count() {
             return ffi::LUA_TNONE;
         }
         // SAFETY: `i` is a valid stack index of the running call.
