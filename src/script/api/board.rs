@@ -8,12 +8,13 @@ use crate::kernel::game::Game;
 use mlua::{Lua, Table};
 use std::rc::Rc;
 
+/// A function of `board` that reads only the definition, called through
+/// mlua: names and tables to build, no hot path.
+type Reader = fn(&Lua, &Game, Option<String>, Option<String>) -> mlua::Result<mlua::Value>;
+
 pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<()> {
     let t = natives(lua, link, &[&RANK, &IN_ZONE])?;
-    let cold: [(
-        &str,
-        fn(&Lua, &Game, Option<String>, Option<String>) -> mlua::Result<mlua::Value>,
-    ); 6] = [
+    let cold: [(&str, Reader); 6] = [
         ("spaces", |lua, g, _, _| {
             let names = g.board.ids().map(|i| g.board.name(i));
             lua.create_sequence_from(names).map(mlua::Value::Table)
