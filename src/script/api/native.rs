@@ -243,17 +243,7 @@ impl Args {
 
     /// The Lua type name of argument `i`, for messages.
     pub fn type_name(&self, i: usize) -> &'static str {
-        match self.kind(i) {
-            ffi::LUA_TNONE => "no value",
-            ffi::LUA_TNIL => "nil",
-            ffi::LUA_TBOOLEAN => "boolean",
-            ffi::LUA_TNUMBER => "number",
-            ffi::LUA_TSTRING => "string",
-            ffi::LUA_TTABLE => "table",
-            ffi::LUA_TFUNCTION => "function",
-            ffi::LUA_TTHREAD => "thread",
-            _ => "userdata",
-        }
+        type_name(self.kind(i))
     }
 
     /// The standard complaint about argument `i`.
@@ -348,6 +338,21 @@ impl Args {
                 self.type_name(i)
             ))),
         }
+    }
+}
+
+/// The name of a Lua type code, as Lua's messages write it.
+pub(super) fn type_name(t: c_int) -> &'static str {
+    match t {
+        ffi::LUA_TNONE => "no value",
+        ffi::LUA_TNIL => "nil",
+        ffi::LUA_TBOOLEAN => "boolean",
+        ffi::LUA_TNUMBER => "number",
+        ffi::LUA_TSTRING => "string",
+        ffi::LUA_TTABLE => "table",
+        ffi::LUA_TFUNCTION => "function",
+        ffi::LUA_TTHREAD => "thread",
+        _ => "userdata",
     }
 }
 

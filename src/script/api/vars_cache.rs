@@ -19,7 +19,7 @@
 //! when nothing needing a drop is alive.
 
 use super::link::Link;
-use super::native::{ApiError, guarded, push_out, raise};
+use super::native::{ApiError, guarded, push_out, raise, type_name};
 use crate::kernel::script_data::Scope;
 use crate::kernel::value::Value;
 use mlua::{Function, Lua, Table, ffi};
@@ -366,19 +366,5 @@ unsafe fn fail_with(l: *mut ffi::lua_State, message: fmt::Arguments) -> ! {
         let link = link(l);
         link.set_error_args(message);
         raise(l, link)
-    }
-}
-
-fn type_name(t: c_int) -> &'static str {
-    match t {
-        ffi::LUA_TNONE => "no value",
-        ffi::LUA_TNIL => "nil",
-        ffi::LUA_TBOOLEAN => "boolean",
-        ffi::LUA_TNUMBER => "number",
-        ffi::LUA_TSTRING => "string",
-        ffi::LUA_TTABLE => "table",
-        ffi::LUA_TFUNCTION => "function",
-        ffi::LUA_TTHREAD => "thread",
-        _ => "userdata",
     }
 }
