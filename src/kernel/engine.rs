@@ -14,12 +14,15 @@ use crate::kernel::rng::GameRng;
 use crate::kernel::scripts::{RulesError, Scripts, Step};
 use crate::kernel::state::{Frame, GameState};
 use crate::kernel::{movement, placement};
+use std::cell::Cell;
 use std::rc::Rc;
 
 /// A game definition with its scripts: plays any number of games.
 pub struct Engine {
     pub game: Rc<Game>,
     scripts: Box<dyn Scripts>,
+    /// Whether new games record their events (`set_narration`).
+    narrated: Cell<bool>,
 }
 
 /// Room reserved in a new game's logs: a typical game never reallocates
@@ -37,7 +40,11 @@ const MAX_SCRIPT_STEPS: usize = 100_000;
 
 impl Engine {
     pub fn new(game: Rc<Game>, scripts: Box<dyn Scripts>) -> Engine {
-        Engine { game, scripts }
+        Engine {
+            game,
+            scripts,
+            narrated: Cell::new(true),
+        }
     }
 
     /// A new game from a seed: pieces in their start places, the first player
@@ -65,6 +72,7 @@ impl Engine {
             rng.shuffle(&mut pieces);
         }
         let mut state = GameState::new(pieces, g.board.len(), g.players.len(), rng);
+        state.narrated = self.narrated.get();
         state.reserve_plies(EXPECTED_PLIES);
         *state.vars_mut() = g.vars.clone();
         if g.phases.iter().any(|p| matches!(p.kind, PhaseKind::Script)) {
@@ -117,7 +125,7 @@ impl Engine {
         state.ply += 1;
         match (&self.game.phases[phase].kind, action) {
             (_, Action::Pass) => {
-                state.events.push(Event::Passed { player });
+                state.record(|| Event::Passed { player });
                 self.pass_turn(state, phase);
             }
             (PhaseKind::Placement(p), a) => placement::apply(&self.game, p, state, a),
@@ -147,7 +155,7 @@ impl Engine {
     /// Ends the game now (for scripts and for the REPL's resign).
     pub fn finish(state: &mut GameState, outcome: Outcome) {
         if state.result.is_none() {
-            state.events.push(Event::Finished(outcome.clone()));
+            state.record(|| Event::Finished(outcome.clone()));
             state.result = Some(outcome);
         }
     }
@@ -266,9 +274,11 @@ impl Engine {
         self.scripts.reset()
     }
 
-    /// Records the rules' narration or not (see [`Scripts::set_narration`]):
-    /// simulations switch it off.
+    /// Records the game's events and the rules' narration or not (see
+    /// [`Scripts::set_narration`]) in the games it starts from now on:
+    /// simulations switch it off, since nobody reads them.
     pub fn set_narration(&self, on: bool) {
+        self.narrated.set(on);
         self.scripts.set_narration(on);
     }
 

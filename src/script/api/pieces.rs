@@ -74,12 +74,12 @@ static MOVE: Native = Native {
             let from = s.piece(pid).loc;
             s.set_location(pid, to);
             match (from, to) {
-                (Location::Space(f), Location::Space(t)) => s.events.push(Event::Moved {
+                (Location::Space(f), Location::Space(t)) => s.record(|| Event::Moved {
                     piece: pid,
                     from: f,
                     to: t,
                 }),
-                (_, Location::Space(t)) => s.events.push(Event::Placed { piece: pid, to: t }),
+                (_, Location::Space(t)) => s.record(|| Event::Placed { piece: pid, to: t }),
                 _ => {}
             }
             Ok(())
@@ -102,7 +102,7 @@ static REMOVE: Native = Native {
             };
             let from = s.piece(pid).loc;
             s.set_location(pid, to);
-            s.events.push(Event::Removed { piece: pid, from });
+            s.record(|| Event::Removed { piece: pid, from });
             Ok(())
         })
     },
