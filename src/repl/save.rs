@@ -3,21 +3,26 @@
 //! was saved from, and the actions in notation. Loading replays the actions
 //! under the rules and checks each one, so a save is also a test.
 //!
-//! Files are written atomically (a temporary file in the same folder,
-//! flushed to disk, then renamed over the target), so a crash leaves either
-//! the old save or the new one, never a broken one.
+//! Files are written atomically (see [`write_atomic`]), so a crash leaves
+//! either the old save or the new one, never a broken one. `load` reads
+//! only a regular file of at most [`SAVE_LIMIT`].
 
+use crate::files::{Limit, read_text, write_atomic};
 use crate::kernel::hash::{mix, str_key};
 use crate::kernel::view::Viewer;
 use crate::load::{Request, load};
 use crate::repl::replay;
 use crate::repl::session::{Seat, Session};
 use serde::{Deserialize, Serialize};
-use std::io::Write;
-use std::path::Path;
 
 /// The save format's version; loading refuses newer ones.
 pub const FORMAT: u32 = 1;
+
+/// The largest save `load` reads: a long game's save is a few hundred KiB.
+pub const SAVE_LIMIT: Limit = Limit {
+    bytes: 8 << 20,
+    what: "a save",
+};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -66,7 +71,7 @@ pub fn save(s: &mut Session, arg: &str) -> Result<String, String> {
     let file = save_file(s)?;
     let text = serde_json::to_string_pretty(&file).expect("a save serializes") + "\n";
     write_atomic(&typed_path(arg), text.as_bytes())
-        .map_err(|e| format!("cannot save to {arg}: {e}"))?;
+        .map_err(|e| format!("cannot save to {arg}: {}", e.problem))?;
     s.dirty = false;
     Ok(format!("saved {} actions to {arg}\n", file.actions.len()))
 }
@@ -102,42 +107,13 @@ fn save_file(s: &Session) -> Result<SaveFile, String> {
     })
 }
 
-/// Writes a file so that it is either the old one or the new one whatever
-/// happens: a temporary file beside it, synced, then renamed over it.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::other("not a file name"))?
-        .to_string_lossy();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        // Make the rename itself durable (where a folder can be synced).
-        if let Ok(d) = std::fs::File::open(&dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
 /// `load FILE`: replaces the game only if the whole save checks out.
 pub fn load_game(s: &mut Session, arg: &str) -> Result<String, String> {
     if arg.is_empty() {
         return Err("usage: load FILE (a file written by 'save')".into());
     }
     let fail = |m: String| format!("cannot load {arg}: {m}; the current game is unchanged");
-    let text = std::fs::read_to_string(typed_path(arg)).map_err(|e| fail(e.to_string()))?;
+    let text = read_text(&typed_path(arg), SAVE_LIMIT).map_err(|e| fail(e.problem))?;
     let file: SaveFile =
         serde_json::from_str(&text).map_err(|e| fail(format!("not a Portolan save ({e})")))?;
     if file.format > FORMAT {
