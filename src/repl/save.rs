@@ -4,13 +4,21 @@
 //! under the rules and checks each one, so a save is also a test.
 //!
 //! Files are written atomically (see [`write_atomic`]), so a crash leaves
-//! either the old save or the new one, never a broken one. `load` reads
-//! only a regular file of at most [`SAVE_LIMIT`].
+//! either the old save or the new one, never a broken one.
+//!
+//! A save is data from anywhere, so loading one trusts nothing in it: the
+//! file must be a regular file of at most [`SAVE_LIMIT`], and a save never
+//! chooses which code runs. It loads under the session's own rules: its
+//! game must be the session's game, and its scenario the session's or one
+//! of that game's scenarios in the session's catalog, from the same rules
+//! package. The `target` it records is only quoted, to say what to start
+//! when it belongs elsewhere.
 
 use crate::files::{Limit, read_text, write_atomic};
+use crate::kernel::game::Game;
 use crate::kernel::hash::{mix, str_key};
 use crate::kernel::view::Viewer;
-use crate::load::{Request, load};
+use crate::load::{Loaded, Request, build};
 use crate::repl::replay;
 use crate::repl::session::{Seat, Session};
 use serde::{Deserialize, Serialize};
@@ -122,16 +130,13 @@ pub fn load_game(s: &mut Session, arg: &str) -> Result<String, String> {
             file.format
         )));
     }
-    let request = Request {
-        target: file.target.clone(),
-        options: request_options(s, &file),
-    };
-    let loaded = load(&s.catalog, &request).map_err(|e| fail(e.to_string()))?;
+    plain_text(&file).map_err(fail)?;
+    let (loaded, request) = under_session_rules(s, &file).map_err(fail)?;
     let g = &loaded.engine.game;
     if g.id != file.game {
         return Err(fail(format!(
-            "it is a save of '{}', but '{}' loads '{}'",
-            file.game, file.target, g.id
+            "it is a save of '{}', but its scenario makes the game '{}'",
+            file.game, g.id
         )));
     }
     let mut seats = Vec::new();
@@ -194,18 +199,87 @@ pub fn load_game(s: &mut Session, arg: &str) -> Result<String, String> {
     ))
 }
 
-/// The request options that give exactly the saved set: each option of the
-/// game on or off explicitly.
-fn request_options(s: &Session, file: &SaveFile) -> Vec<String> {
-    let mut out: Vec<String> = file.options.clone();
-    if let Ok(package) = s.catalog.package(&file.game)
-        && let Ok(gf) = package.game_file()
-    {
-        for o in gf.options {
-            if !file.options.contains(&o.id) {
-                out.push(format!("-{}", o.id));
-            }
-        }
+/// Refuses a save with a control character in any of its words: they are
+/// all shown on the terminal, where an escape sequence could rewrite the
+/// screen or the terminal's title.
+fn plain_text(file: &SaveFile) -> Result<(), String> {
+    let words = [&file.game, &file.rules_fingerprint, &file.target]
+        .into_iter()
+        .chain(&file.scenario)
+        .chain(&file.viewer)
+        .chain(&file.options)
+        .chain(file.seats.iter().flat_map(|(player, seat)| [player, seat]))
+        .chain(&file.actions);
+    match words.into_iter().find(|w| w.chars().any(char::is_control)) {
+        Some(w) => Err(format!(
+            "not a Portolan save (a control character in {w:?})"
+        )),
+        None => Ok(()),
     }
-    out
+}
+
+/// The save's game, built under the session's rules (see the module doc),
+/// and the request that reloads it. A save of another game, or one whose
+/// scenario comes from another rules package, is refused before any of its
+/// rules' scripts run.
+fn under_session_rules(s: &Session, file: &SaveFile) -> Result<(Loaded, Request), String> {
+    let game = &s.loaded.engine.game.id;
+    let elsewhere = || format!("start 'portolan play {}' and load it there", file.target);
+    if file.game != *game {
+        return Err(format!(
+            "it is a save of '{}', and this session plays '{game}': {}",
+            file.game,
+            elsewhere()
+        ));
+    }
+    let current = s.loaded.scenario.as_ref().map(|sc| sc.id.as_str());
+    let target = match file.scenario.as_deref() {
+        same if same == current => s.request.target.clone(),
+        None => game.clone(),
+        Some(id) => {
+            let known = s.catalog.scenario_ids(game);
+            id.strip_prefix(&format!("{game}/"))
+                .filter(|name| known.iter().any(|k| k == name))
+                .map(|name| format!("{game}/{name}"))
+                .ok_or_else(|| {
+                    format!(
+                        "it was played in scenario '{id}', which is not one of {game}'s scenarios here: {}",
+                        elsewhere()
+                    )
+                })?
+        }
+    };
+    let (package, scenario) = s.catalog.resolve(&target).map_err(|e| e.to_string())?;
+    if package.root != s.loaded.package.root {
+        return Err(format!(
+            "its scenario comes with the rules in {}, but this session plays the rules in {}, \
+             and a save never switches rules: {}",
+            package.root,
+            s.loaded.package.root,
+            elsewhere()
+        ));
+    }
+    let engine = build(&package, scenario.as_ref(), &file.options).map_err(|e| e.to_string())?;
+    let request = Request {
+        target,
+        options: every_option(&engine.game, &file.options),
+    };
+    let loaded = Loaded {
+        engine,
+        package,
+        scenario,
+        options: file.options.clone(),
+    };
+    Ok((loaded, request))
+}
+
+/// The request options that give exactly the saved set, whatever the
+/// scenario switches on: each option of the game on or off explicitly.
+fn every_option(game: &Game, on: &[String]) -> Vec<String> {
+    let off = game
+        .options
+        .iter()
+        .filter(|o| !on.contains(&o.id))
+        .map(|o| format!("-{}", o.id));
+    on.iter().cloned().chain(off).collect()
 }
