@@ -107,17 +107,25 @@ fn read_regular(real: &Path, shown: &Path, limit: Limit) -> Result<String, FileE
     // What was opened may not be what was looked at a moment ago.
     let opened = file.metadata().map_err(|e| fail(e.to_string()))?;
     only_regular(&opened).map_err(fail)?;
-    let mut bytes = Vec::with_capacity(opened.len().min(limit.bytes) as usize);
-    file.take(limit.bytes + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| fail(e.to_string()))?;
-    limit.check(bytes.len() as u64).map_err(fail)?;
+    let bytes = read_limited(file, limit).map_err(fail)?;
     String::from_utf8(bytes).map_err(|e| {
         fail(format!(
             "is not UTF-8 text (a bad byte at offset {}); save it as UTF-8",
             e.utf8_error().valid_up_to()
         ))
     })
+}
+
+/// Reads to the end, or refuses at one byte over the limit: the size seen
+/// before opening is no promise (a file can grow, a device never ends).
+fn read_limited(reader: impl Read, limit: Limit) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    reader
+        .take(limit.bytes + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    limit.check(bytes.len() as u64)?;
+    Ok(bytes)
 }
 
 fn only_regular(meta: &Metadata) -> Result<(), String> {
@@ -275,5 +283,30 @@ fn remove_stale_temps(folder: &Path, name: &std::ffi::OsStr) {
         if is_temp && stale {
             let _ = fs::remove_file(entry.path());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TINY: Limit = Limit {
+        bytes: 1 << 10,
+        what: "a test file",
+    };
+
+    #[test]
+    fn an_endless_stream_is_cut_at_one_byte_over_the_limit() {
+        let err = read_limited(std::io::repeat(0), TINY).unwrap_err();
+        assert_eq!(err, "is larger than 1 KiB, the most a test file may be");
+        let exact = read_limited(std::io::repeat(7).take(1 << 10), TINY).unwrap();
+        assert_eq!(exact.len(), 1 << 10);
+    }
+
+    #[test]
+    fn sizes_are_said_in_the_largest_whole_unit() {
+        assert_eq!(human_size(8 << 20), "8 MiB");
+        assert_eq!(human_size(3 << 10), "3 KiB");
+        assert_eq!(human_size(1000), "1000 bytes");
     }
 }
