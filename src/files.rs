@@ -38,7 +38,7 @@ impl fmt::Display for FileError {
 impl std::error::Error for FileError {}
 
 /// The most a read takes, and what kind of file the limit is for, so the
-/// refusal can say so (`a save is at most 8 MiB`).
+/// refusal can say so (`is larger than 8 MiB, the most a save may be`).
 #[derive(Clone, Copy, Debug)]
 pub struct Limit {
     pub bytes: u64,
@@ -137,7 +137,7 @@ fn only_regular(meta: &Metadata) -> Result<(), String> {
 }
 
 /// Why a file of this type is refused.
-pub fn not_regular(file_type: FileType) -> String {
+fn not_regular(file_type: FileType) -> String {
     format!(
         "is {}, not a regular file; Portolan reads and writes only regular files",
         kind_of(file_type)

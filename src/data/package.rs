@@ -118,8 +118,8 @@ impl Walk<'_> {
         let room = (PACKAGE_ENTRIES + 1).saturating_sub(self.entries);
         let mut entries: Vec<DirEntry> = entries
             .flatten()
-            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
             .take(room)
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
             .collect();
         self.entries += entries.len();
         if self.entries > PACKAGE_ENTRIES {
