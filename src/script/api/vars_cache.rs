@@ -85,19 +85,22 @@ unsafe extern "C-unwind" fn cached_get(l: *mut ffi::lua_State) -> c_int {
     // destructor is alive while Lua may raise.
     unsafe {
         ffi::lua_settop(l, 1);
-        let name = check_name(l, "vars.get");
-        if !lookup(l) {
-            let link = link(l);
-            let mut found = None;
-            if guarded(link, "vars.get", || {
-                found = link.with_state(|_, s| Ok(s.script_var(Scope::Game, name).cloned()))?;
-                Ok(())
-            }) {
-                raise(l, link)
-            }
-            hand_over(l, link, found);
-            remember(l, 2);
+        // Only names that were checked are ever cached, so a hit needs no
+        // check of its own.
+        if lookup(l) {
+            return 1;
         }
+        let name = check_name(l, "vars.get");
+        let link = link(l);
+        let mut found = None;
+        if guarded(link, "vars.get", || {
+            found = link.with_state(|_, s| Ok(s.script_var(Scope::Game, name).cloned()))?;
+            Ok(())
+        }) {
+            raise(l, link)
+        }
+        hand_over(l, link, found);
+        remember(l, 2);
         1
     }
 }
@@ -220,14 +223,15 @@ unsafe fn link<'a>(l: *mut ffi::lua_State) -> &'a Link {
 }
 
 /// Pushes the cached value of the name at 1; false (with nothing pushed)
-/// on a miss.
+/// on a miss (and for a name that cannot be a key: nil or NaN).
 ///
 /// # Safety
-/// `l` runs a closure made by `closure`, the name at 1 is a string.
+/// `l` runs a closure made by `closure`, with an argument at 1.
 unsafe fn lookup(l: *mut ffi::lua_State) -> bool {
     // SAFETY: guaranteed by the caller.
     unsafe {
         ffi::lua_pushvalue(l, 1);
+        // Reading a nil or NaN key finds nothing; it never raises.
         if ffi::lua_rawget(l, CACHE) == ffi::LUA_TNIL {
             ffi::lua_pop(l, 1);
             return false;
