@@ -128,7 +128,7 @@ static EMIT: Native = Native {
                 Some(p) => player_bit(player_arg(g, p)?),
                 None => EVERYONE,
             };
-            s.events.push(Event::Text {
+            s.record(|| Event::Text {
                 text: text.to_string(),
                 to,
             });
