@@ -5,7 +5,7 @@
 
 use crate::kernel::engine::Engine;
 use crate::kernel::piece::{Location, PieceId, PoolId};
-use crate::kernel::view::View;
+use crate::kernel::view::{PieceView, View};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -82,14 +82,31 @@ pub fn board(engine: &Engine, view: &View, colour: bool) -> String {
         None => areas(engine, view, colour, &mut out),
     }
     for (i, pool) in g.pools.iter().enumerate() {
-        let here: Vec<String> = view
+        let mut here: Vec<&PieceView> = view
             .pieces
             .iter()
             .filter(|p| p.loc == Location::Pool(PoolId(i as u8)))
-            .map(|p| token(engine, view, p.id, colour))
             .collect();
-        if !here.is_empty() {
-            let _ = writeln!(out, "  {pool}: {}", here.join(" "));
+        // By owner in seating order, then by the kind the viewer sees:
+        // piece ids are shuffled, so their order would read as noise.
+        here.sort_by_key(|p| {
+            (
+                p.owner.map_or(u8::MAX, |o| o.0),
+                p.kind.map_or(u16::MAX, |k| k.0),
+            )
+        });
+        let groups: Vec<String> = here
+            .chunk_by(|a, b| a.owner == b.owner)
+            .map(|group| {
+                let tokens: Vec<String> = group
+                    .iter()
+                    .map(|p| token(engine, view, p.id, colour))
+                    .collect();
+                tokens.join(" ")
+            })
+            .collect();
+        if !groups.is_empty() {
+            let _ = writeln!(out, "  {pool}: {}", groups.join(" | "));
         }
     }
     legend(engine, view, &mut out);
