@@ -55,11 +55,9 @@ impl Session {
             None => {}
         }
         if let Some(o) = &self.state().result {
-            let who = o.winner.map_or("no winner".to_string(), |w| {
-                format!("{} wins", engine.game.players[w.0 as usize].name)
-            });
             out += &format!(
-                "game over: {who} ({}). 'new' starts another game, 'undo' steps back.\n",
+                "game over: {} ({}). 'new' starts another game, 'undo' steps back.\n",
+                narrate::result(&engine.game, o),
                 o.reason
             );
             return out;
