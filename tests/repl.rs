@@ -745,3 +745,245 @@ fn untrusted_text_is_escaped_and_cut_short() {
     let r = reply(&out, &long);
     assert!(r.len() < 200 && r.contains("xxx..."), "{r}");
 }
+
+#[test]
+fn table_odds_clamp_a_modified_roll_as_the_rules_do() {
+    let out = play(
+        &["solo-convoy", "--seed", "3"],
+        "odds contact -1\nodds contact +3\n",
+    );
+    // A 1 and a 2 less one both read the first row, as dice.on reads them.
+    let low = reply(&out, "odds contact -1");
+    assert!(low.contains("        1    33.33%  Dumb luck"), "{low}");
+    assert!(!low.contains("no row for"), "{low}");
+    let high = reply(&out, "odds contact +3");
+    assert!(high.contains("        8    33.33%  Attack force"), "{high}");
+}
+
+#[test]
+fn the_reserve_groups_pieces_by_owner() {
+    let out = play(
+        &[
+            "--seed",
+            "3",
+            "--seat",
+            "red=human",
+            "--seat",
+            "blue=random",
+        ],
+        "view all\n",
+    );
+    let god = reply(&out, "view all");
+    let line = god
+        .lines()
+        .find(|l| l.trim_start().starts_with("reserve:"))
+        .unwrap_or_else(|| panic!("no reserve line:\n{god}"));
+    let owners: String = line
+        .split_whitespace()
+        .skip(1)
+        .filter(|t| *t != "|")
+        .map(|t| &t[..1])
+        .collect();
+    assert_eq!(
+        owners,
+        format!("{}{}", "b".repeat(10), "r".repeat(10)),
+        "{line}"
+    );
+    assert_eq!(line.matches(" | ").count(), 1, "{line}");
+}
+
+/// Sends one command; a question it asks ("Answer 'yes' ...") is answered
+/// yes at once (any other line would drop it). Returns the reply that
+/// settles it.
+fn accepted(repl: &mut Live, command: &str) -> String {
+    let mut r = repl.run(command);
+    if r.contains("Answer 'yes'") {
+        let asked_and_answered = repl.run(&format!("{command}\nyes"));
+        r = after(&asked_and_answered, "yes").to_string();
+    }
+    assert!(
+        !r.contains("error:") && !r.contains("not a legal action"),
+        "'{command}' was refused:\n{r}"
+    );
+    r
+}
+
+#[test]
+fn every_example_help_shows_is_accepted() {
+    let work = tempfile::tempdir().unwrap();
+    let rules = rules_copy();
+    let dir = rules.path().join("rules");
+    let scenarios = repo().join("scenarios");
+    let mut repl = Live::start_in(
+        work.path(),
+        &[
+            "--rules",
+            dir.to_str().unwrap(),
+            "--scenarios",
+            scenarios.to_str().unwrap(),
+        ],
+        &["--seed", "3"],
+    );
+    // The actions help suggests now are legal now.
+    let help = accepted(&mut repl, "help");
+    let now = &help[help.find("(now, e.g. ").expect("action examples") + 11..];
+    let now = &now[..now.find(')').unwrap()];
+    for action in now.split(", ") {
+        accepted(&mut repl, action.trim_matches('\''));
+        accepted(&mut repl, "undo");
+    }
+    // Each command's examples, in an order that gives each its setting:
+    // a step to undo before `autoplace`, a fork before `switch`, a save
+    // before `load`, a reload that stops before `reload truncate`.
+    let mut run = Vec::new();
+    let mut example = |repl: &mut Live, line: &str| {
+        accepted(repl, line);
+        run.push(line.to_string());
+    };
+    for line in [
+        "help reload",
+        "moves",
+        "board",
+        "show c4",
+        "show #12",
+        "log",
+        "log 30",
+    ] {
+        example(&mut repl, line);
+    }
+    example(&mut repl, "place random");
+    accepted(&mut repl, "undo");
+    example(&mut repl, "autoplace");
+    for _ in 0..4 {
+        accepted(&mut repl, "1");
+    }
+    for line in [
+        "undo",
+        "undo 3",
+        "redo",
+        "redo 2",
+        "fork before-attack",
+        "branches",
+        "switch before-attack",
+        "switch main",
+        "save convoy.json",
+        "load convoy.json",
+        "reload",
+    ] {
+        example(&mut repl, line);
+    }
+    let yaml = dir.join("med-convoy/game.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    std::fs::write(
+        &yaml,
+        text.replace("home_row: 7, second_row: 3", "home_row: 6, second_row: 4"),
+    )
+    .unwrap();
+    assert!(repl.run("reload").contains("reload truncate"));
+    for line in [
+        "reload truncate",
+        "options",
+        "scenarios",
+        "new",
+        "new radical",
+        "new standard +no-backward -coin-equal",
+        "seat red random",
+        "seat red human",
+        "view red",
+        "view all",
+        "view auto",
+        "lua #pieces.list{owner='red', on_board=true}",
+        "lua game.players()",
+        "roll 2D6",
+        "roll coin",
+        "odds 3D6",
+        "odds attack",
+    ] {
+        example(&mut repl, line);
+    }
+    // Convoy has no game sheet; the solitaire game has.
+    let mut solo = Live::start_in(work.path(), &[], &["solo-convoy", "--seed", "3"]);
+    for line in ["sheet", "sheet game.md"] {
+        example(&mut solo, line);
+    }
+    assert!(work.path().join("convoy.json").is_file() && work.path().join("game.md").is_file());
+    // `quit` ends the session: the harness sends it last.
+    let shown: Vec<&str> = portolan::repl::commands::COMMANDS
+        .iter()
+        .flat_map(|c| c.examples.iter().copied())
+        .filter(|&e| e != "quit")
+        .collect();
+    let mut missing: Vec<&&str> = shown
+        .iter()
+        .filter(|e| !run.contains(&e.to_string()))
+        .collect();
+    missing.retain(|e| **e != "help");
+    assert!(missing.is_empty(), "examples never tried: {missing:?}");
+}
+
+#[test]
+fn a_solitaire_game_ends_with_its_score_and_narrates_each_roll_once() {
+    let commands = "1\n".repeat(60) + "sheet\n";
+    let (out, _) = play_failing(&["solo-convoy", "--seed", "4"], &commands);
+    let opening = &out[..out.find("convoy> ").unwrap()];
+    assert_eq!(opening.matches("Cargo ships:").count(), 1, "{opening}");
+    assert_eq!(opening.matches("journey length").count(), 1, "{opening}");
+    assert!(!out.contains("no winner"), "{out}");
+    let score = out.find("Final score: ").expect("a final score");
+    let points = out[score + 13..].split_whitespace().next().unwrap();
+    assert!(
+        out.contains(&format!("Game over: score {points} (")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("game over: score {points} (")),
+        "{out}"
+    );
+    let sheet = reply(&out, "sheet");
+    assert_eq!(sheet.matches("halfway:").count(), 1, "{sheet}");
+}
+
+#[test]
+fn an_action_out_of_place_says_why_not_unknown_command() {
+    let (out, failed) = play_failing(
+        &["--seed", "5"],
+        "cruiser d3\nplace Cruiser z9\nplace random\nplace Cruiser a1\nstrike a1\n",
+    );
+    assert!(failed.starts_with("4 commands failed"), "{failed}");
+    for line in [
+        "cruiser d3",
+        "place Cruiser z9",
+        "place Cruiser a1",
+        "strike a1",
+    ] {
+        let r = reply(&out, line);
+        assert!(r.contains("is not a legal action now"), "{line}: {r}");
+        assert!(!r.contains("unknown command"), "{line}: {r}");
+    }
+    // During set-up: where that piece may go.
+    assert!(reply(&out, "cruiser d3").contains("a Cruiser may be set up on"));
+    // While sailing: set-up is over, and the phase is named as the data names it.
+    let r = reply(&out, "place Cruiser a1");
+    assert!(
+        r.contains("pieces are set up only during set-up (now: Sailing)"),
+        "{r}"
+    );
+    assert!(out.contains("Blue to move (Sailing)"), "{out}");
+}
+
+#[test]
+fn the_end_names_the_zone_as_the_data_does() {
+    let out = play(
+        &[
+            "--seed",
+            "2",
+            "--seat",
+            "blue=random",
+            "--seat",
+            "red=random",
+        ],
+        "log 3\n",
+    );
+    assert!(out.contains("Merchant reached the far row"), "{out}");
+    assert!(!out.contains("far_row"), "{out}");
+}

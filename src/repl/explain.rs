@@ -171,7 +171,7 @@ fn legal_has_special(s: &Session) -> bool {
 }
 
 /// The words of every special action in the game's movement phases.
-fn special_names<'a>(s: &'a Session) -> impl Iterator<Item = &'a str> {
+fn special_names(s: &Session) -> impl Iterator<Item = &str> {
     s.loaded
         .engine
         .game

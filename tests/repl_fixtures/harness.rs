@@ -134,8 +134,13 @@ pub struct Live {
 
 impl Live {
     pub fn start(pre: &[&str], args: &[&str]) -> Live {
+        Live::start_in(&repo(), pre, args)
+    }
+
+    /// As [`Live::start`], in another working folder (for relative files).
+    pub fn start_in(dir: &Path, pre: &[&str], args: &[&str]) -> Live {
         let mut child = Command::new(BIN)
-            .current_dir(repo())
+            .current_dir(dir)
             .env("NO_COLOR", "1")
             .args(pre)
             .arg("play")
@@ -165,8 +170,10 @@ impl Live {
     /// Sends commands and returns everything printed until they are done.
     pub fn run(&mut self, commands: &str) -> String {
         self.sync += 1;
-        let marker = format!("\"sync-{}\"", self.sync);
-        writeln!(self.stdin, "{commands}\nlua {marker}").unwrap();
+        // A command that only looks, and asks nothing even in hot-seat
+        // play: its error line marks the end of the replies.
+        let marker = format!("error: no command 'sync-{}'", self.sync);
+        writeln!(self.stdin, "{commands}\nhelp sync-{}", self.sync).unwrap();
         self.stdin.flush().unwrap();
         let mut text = String::new();
         loop {
@@ -174,7 +181,7 @@ impl Live {
                 .lines
                 .recv_timeout(Duration::from_secs(60))
                 .unwrap_or_else(|_| panic!("no answer; so far:\n{text}"));
-            if l == marker {
+            if l.starts_with(&marker) {
                 return text;
             }
             text += &l;
