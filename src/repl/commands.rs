@@ -3,7 +3,7 @@
 //! line that is not a command is read as an action, by its number in
 //! `moves` or in notation.
 
-use crate::repl::escape::{ERROR_CHARS, clip, quote};
+use crate::repl::escape::{ERROR_CHARS, clip_middle, quote};
 use crate::repl::session::{Ask, Reply, Session};
 use crate::repl::{branches, confirm, odds, play, reload, save, setup, show};
 
@@ -239,7 +239,7 @@ pub fn execute(s: &mut Session, line: &str) -> Reply {
     };
     Reply {
         failed: result.is_err(),
-        text: result.unwrap_or_else(|e| format!("error: {}\n", clip(&e, ERROR_CHARS))),
+        text: result.unwrap_or_else(|e| format!("error: {}\n", clip_middle(&e, ERROR_CHARS))),
         ask,
         ..Reply::default()
     }
@@ -275,10 +275,7 @@ pub fn run(s: &mut Session, line: &str) -> Result<String, String> {
         "branches" => Ok(branches::list(s)),
         "switch" => branches::switch(s, rest),
         "save" => save::save(s, rest),
-        "load" => match confirm::before_discarding(s, line) {
-            Some(question) => Ok(question),
-            None => save::load_game(s, rest),
-        },
+        "load" => save::load_game(s, line, rest),
         "reload" => reload::reload(s, rest),
         "options" => Ok(setup::options(s)),
         "scenarios" => Ok(setup::scenarios(s)),

@@ -55,6 +55,19 @@ pub fn clip(text: &str, max: usize) -> String {
     }
 }
 
+/// At most about `max` characters of an error message: its start and its
+/// end (where the message says what happened to the game), the middle cut.
+pub fn clip_middle(text: &str, max: usize) -> String {
+    let count = text.chars().count();
+    if count <= max {
+        return text.to_string();
+    }
+    let half = max / 2;
+    let head: String = text.chars().take(half).collect();
+    let tail: String = text.chars().skip(count - half).collect();
+    format!("{head}... ({} characters cut) ...{tail}", count - 2 * half)
+}
+
 /// The length of the colour code at the start of `text` if it is one the
 /// REPL writes itself (see `render::COLOURS`): `ESC [ params m`.
 fn own_colour_code(text: &str) -> Option<usize> {
@@ -100,5 +113,15 @@ mod tests {
         let long = "x".repeat(100);
         assert_eq!(quote(&long), format!("{}...", "x".repeat(60)));
         assert_eq!(clip("héllo", 2), "hé...");
+    }
+
+    #[test]
+    fn a_long_error_keeps_its_start_and_its_end() {
+        let error = format!("cannot load: {}; the game is unchanged", "x".repeat(5000));
+        let shown = clip_middle(&error, 100);
+        assert!(shown.starts_with("cannot load: xxx"), "{shown}");
+        assert!(shown.ends_with("xxx; the game is unchanged"), "{shown}");
+        assert!(shown.contains("(4936 characters cut)"), "{shown}");
+        assert_eq!(clip_middle("short", 100), "short");
     }
 }
