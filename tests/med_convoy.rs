@@ -719,7 +719,11 @@ fn after_repetition_the_merchant_nearer_its_goal_wins() {
     // Blue's Merchant on b3 has 2 rows to go; Red's on f4 has 3.
     let s = shuffle_until_the_end(&e, &[("blue", "Merchant", "b3"), ("red", "Merchant", "f4")]);
     assert_eq!(winner(&e, &s).as_deref(), Some("blue"));
-    assert!(s.result.as_ref().unwrap().reason.contains("nearest"));
+    let reason = &s.result.as_ref().unwrap().reason;
+    assert!(
+        reason.contains("Blue has the Merchant nearest its goal"),
+        "{reason}"
+    );
     // Red's on f2 has 1 row to go; Blue has two Merchants, both farther.
     let s = shuffle_until_the_end(
         &e,
