@@ -5,6 +5,8 @@ pub mod cli;
 pub mod data;
 pub mod kernel;
 pub mod load;
+pub mod output;
 pub mod repl;
 pub mod script;
 pub mod sim;
+pub mod untrusted;
