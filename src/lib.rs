@@ -3,6 +3,7 @@
 pub mod bots;
 pub mod cli;
 pub mod data;
+pub mod files;
 pub mod kernel;
 pub mod load;
 pub mod output;

@@ -8,6 +8,7 @@ mod folders;
 pub use folders::catalog;
 
 use crate::data::catalog::Catalog;
+use crate::files::{Limit, read_text};
 use crate::load::{Request, check as check_target, load};
 use crate::repl::{self, Seat, Session};
 use crate::sim::{self, Report, Run};
@@ -72,6 +73,12 @@ pub fn check(catalog: &Catalog, targets: &[String]) -> Result<String, String> {
     }
 }
 
+/// The largest command file `play --commands` reads.
+const COMMANDS_LIMIT: Limit = Limit {
+    bytes: 16 << 20,
+    what: "a command file",
+};
+
 /// `portolan play`: the REPL, interactive at a terminal, else reading
 /// commands from a file or from standard input.
 pub fn play(
@@ -84,9 +91,9 @@ pub fn play(
     let session = Session::start(catalog, request, seed, seats)?;
     match commands {
         Some(path) => {
-            let file = std::fs::File::open(path)
-                .map_err(|e| format!("cannot open {}: {e}", echo(&path.display().to_string())))?;
-            repl::scripted(session, std::io::BufReader::new(file))
+            let commands =
+                read_text(path, COMMANDS_LIMIT).map_err(|e| format!("--commands {e}"))?;
+            repl::scripted(session, commands.as_bytes())
         }
         None if std::io::stdin().is_terminal() => repl::interactive(session),
         None => repl::scripted(session, std::io::stdin().lock()),

@@ -1,10 +1,18 @@
 //! Where packages and scenarios come from: a rules folder on disk when
 //! there is one (a designer's edits take effect without recompiling), else
 //! the stock files embedded in the binary.
+//!
+//! A game id or a scenario name is a name, never a path: `../x`, `a/b` or
+//! `/etc/x` names nothing, so neither a target nor a scenario's `extends`
+//! can reach a file outside the rules and scenarios folders. A scenario
+//! file on disk is read like a package's files (see [`read_inside`]): a
+//! regular file, really inside its game's scenarios folder, of at most
+//! [`FILE_LIMIT`].
 
 use crate::data::error::{DataError, DataErrors, suggest};
-use crate::data::package::Package;
+use crate::data::package::{FILE_LIMIT, Package};
 use crate::data::scenario::{self, Scenario};
+use crate::files::{read_inside, read_text};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -56,6 +64,14 @@ impl Catalog {
     }
 
     pub fn package(&self, id: &str) -> Result<Package, DataErrors> {
+        if !is_name(id) {
+            return Err(DataError::new(
+                id,
+                "no such game: a game id is a name like 'med-convoy', not a path \
+                 (give a package folder as a path that exists)",
+            )
+            .into());
+        }
         if let Some(dir) = self
             .rules_dir
             .as_ref()
@@ -123,20 +139,18 @@ impl Catalog {
         if path.is_dir() {
             return Ok((Package::from_dir(path)?, None));
         }
-        if path.is_file() {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| DataError::new(target, format!("cannot read: {e}")))?;
+        if path.symlink_metadata().is_ok() {
+            let text = read_text(path, FILE_LIMIT)
+                .map_err(|e| DataError::new(target, format!("cannot read: {}", e.problem)))?;
             let file = scenario::parse(target, &text)?;
             let name = path
                 .file_stem()
                 .and_then(|s| s.to_str())
                 .unwrap_or("scenario")
                 .to_string();
-            let local = Catalog {
-                scenarios_dir: path.parent().and_then(Path::parent).map(Path::to_path_buf),
-                ..self.clone()
-            };
-            let s = local.fold(&file.game, &name, target, &text, 0)?;
+            let s = self
+                .beside(path, &file.game)
+                .fold(&file.game, &name, target, &text, 0)?;
             return Ok((self.package(&file.game)?, Some(s)));
         }
         match target.split_once('/') {
@@ -145,17 +159,41 @@ impl Catalog {
         }
     }
 
+    /// This catalog, with the scenarios of `game` taken from beside a
+    /// scenario file when the file sits in a folder named after its game
+    /// (`my-scenarios/med-convoy/wolves.yaml`), so its `extends` finds its
+    /// siblings; elsewhere, from the catalog's own scenarios.
+    fn beside(&self, file: &Path, game: &str) -> Catalog {
+        let folder = file
+            .parent()
+            .filter(|f| f.file_name() == Some(game.as_ref()));
+        match folder.and_then(Path::parent) {
+            Some(scenarios) => Catalog {
+                scenarios_dir: Some(scenarios.to_path_buf()),
+                ..self.clone()
+            },
+            None => self.clone(),
+        }
+    }
+
     fn scenario_text(&self, game: &str, name: &str) -> Result<(String, String), DataErrors> {
-        if let Some(p) = self
-            .scenarios_dir
-            .as_ref()
-            .map(|d| d.join(game).join(format!("{name}.yaml")))
-            .filter(|p| p.is_file())
-        {
-            let text = std::fs::read_to_string(&p).map_err(|e| {
-                DataError::new(&p.display().to_string(), format!("cannot read: {e}"))
-            })?;
-            return Ok((p.display().to_string(), text));
+        if !is_name(game) || !is_name(name) {
+            return Err(DataError::new(
+                &format!("{game}/{name}"),
+                "no such scenario: a scenario is named by its game and its name \
+                 ('med-convoy/radical'), not by a path",
+            )
+            .into());
+        }
+        if let Some((folder, p)) = self.scenarios_dir.as_ref().and_then(|d| {
+            let folder = d.join(game);
+            let p = folder.join(format!("{name}.yaml"));
+            p.symlink_metadata().is_ok().then_some((folder, p))
+        }) {
+            let shown = p.display().to_string();
+            let text = read_inside(&folder, &p, FILE_LIMIT)
+                .map_err(|e| DataError::new(&shown, format!("cannot read: {}", e.problem)))?;
+            return Ok((shown, text));
         }
         let path = format!("scenarios/{game}/{name}.yaml");
         match stock::FILES.iter().find(|(p, _)| *p == path) {
@@ -214,6 +252,12 @@ impl Catalog {
         };
         Ok(scenario::fold(base, &format!("{game}/{name}"), &file, path))
     }
+}
+
+/// A game id or a scenario name: one path component that is not `.` or
+/// `..`, so joining it to a folder stays in that folder.
+fn is_name(s: &str) -> bool {
+    !s.is_empty() && s != "." && s != ".." && !s.contains(['/', '\\', '\0'])
 }
 
 fn stock_dirs(prefix: &str) -> Vec<String> {

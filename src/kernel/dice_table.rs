@@ -69,13 +69,19 @@ impl DiceTable {
                 None
             }
             None => {
-                problem(at("dice"), "write the dice as text, like 1D6 or 2D6+1".into());
+                problem(
+                    at("dice"),
+                    "write the dice as text, like 1D6 or 2D6+1".into(),
+                );
                 None
             }
         };
         let list = rows.as_array().map_or(&[][..], Vec::as_slice);
         if list.is_empty() {
-            problem(at("rows"), "a dice table needs a list of rows, each with a `roll`".into());
+            problem(
+                at("rows"),
+                "a dice table needs a list of rows, each with a `roll`".into(),
+            );
         }
         let mut faces = Vec::with_capacity(list.len());
         let mut results = Vec::with_capacity(list.len());
@@ -133,7 +139,9 @@ fn lookup(faces: &[(i64, i64)]) -> Result<Vec<u16>, (Option<usize>, String)> {
     if high - low >= MAX_SPAN {
         return Err((
             None,
-            format!("the rows span {low} to {high}: a dice table may span at most {MAX_SPAN} totals"),
+            format!(
+                "the rows span {low} to {high}: a dice table may span at most {MAX_SPAN} totals"
+            ),
         ));
     }
     let mut lookup = vec![NO_ROW; (high - low + 1) as usize];
@@ -165,8 +173,12 @@ fn row_faces(roll: Option<&Json>) -> Result<(i64, i64), String> {
     };
     match faces {
         Some((lo, hi)) if lo <= hi => Ok((lo, hi)),
-        Some((lo, hi)) => Err(format!("the range [{lo}, {hi}] runs backwards: write the low face first")),
-        None => Err("a roll is a whole number up to a million, or a [low, high] pair of them".into()),
+        Some((lo, hi)) => Err(format!(
+            "the range [{lo}, {hi}] runs backwards: write the low face first"
+        )),
+        None => {
+            Err("a roll is a whole number up to a million, or a [low, high] pair of them".into())
+        }
     }
 }
 
@@ -211,7 +223,11 @@ mod tests {
         assert_eq!(paths, ["tables.t.rows.2.roll", "tables.t.rows.3.roll"]);
         let e = table("{dice: 1D6, rows: [{roll: [1, 3]}, {roll: 3}]}").unwrap_err();
         assert_eq!(e[0].path, "tables.t.rows.1.roll");
-        assert!(e[0].message.contains("already read by row 1"), "{}", e[0].message);
+        assert!(
+            e[0].message.contains("already read by row 1"),
+            "{}",
+            e[0].message
+        );
         let e = table("{dice: 1Q6, rows: [{roll: 1}]}").unwrap_err();
         assert_eq!(e[0].path, "tables.t.dice");
     }

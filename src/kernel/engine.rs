@@ -14,12 +14,15 @@ use crate::kernel::rng::GameRng;
 use crate::kernel::scripts::{RulesError, Scripts, Step};
 use crate::kernel::state::{Frame, GameState};
 use crate::kernel::{movement, placement};
+use std::cell::Cell;
 use std::rc::Rc;
 
 /// A game definition with its scripts: plays any number of games.
 pub struct Engine {
     pub game: Rc<Game>,
     scripts: Box<dyn Scripts>,
+    /// Whether new games record their events (`set_narration`).
+    narrated: Cell<bool>,
 }
 
 /// Room reserved in a new game's logs: a typical game never reallocates
@@ -27,13 +30,21 @@ pub struct Engine {
 /// during a script call must stay free to build.)
 const EXPECTED_PLIES: usize = 256;
 
+/// Room reserved for a new game's variables (a scripted game keeps a few
+/// dozen), so the map does not grow step by step while the rules set up.
+const EXPECTED_VARS: usize = 64;
+
 /// How many script steps one decision may take before the engine calls the
 /// rules broken (a scripted phase that never asks and never ends).
 const MAX_SCRIPT_STEPS: usize = 100_000;
 
 impl Engine {
     pub fn new(game: Rc<Game>, scripts: Box<dyn Scripts>) -> Engine {
-        Engine { game, scripts }
+        Engine {
+            game,
+            scripts,
+            narrated: Cell::new(true),
+        }
     }
 
     /// A new game from a seed: pieces in their start places, the first player
@@ -61,8 +72,13 @@ impl Engine {
             rng.shuffle(&mut pieces);
         }
         let mut state = GameState::new(pieces, g.board.len(), g.players.len(), rng);
+        state.narrated = self.narrated.get();
         state.reserve_plies(EXPECTED_PLIES);
         *state.vars_mut() = g.vars.clone();
+        if g.phases.iter().any(|p| matches!(p.kind, PhaseKind::Script)) {
+            // Scripted phases keep a few dozen variables: make room once.
+            state.vars_mut().reserve(EXPECTED_VARS);
+        }
         state.first_player = match g.first_player {
             FirstPlayer::Fixed(p) => p,
             FirstPlayer::Coin => PlayerId(state.rng.below(g.players.len() as u32) as u8),
@@ -109,7 +125,7 @@ impl Engine {
         state.ply += 1;
         match (&self.game.phases[phase].kind, action) {
             (_, Action::Pass) => {
-                state.events.push(Event::Passed { player });
+                state.record(|| Event::Passed { player });
                 self.pass_turn(state, phase);
             }
             (PhaseKind::Placement(p), a) => placement::apply(&self.game, p, state, a),
@@ -139,7 +155,7 @@ impl Engine {
     /// Ends the game now (for scripts and for the REPL's resign).
     pub fn finish(state: &mut GameState, outcome: Outcome) {
         if state.result.is_none() {
-            state.events.push(Event::Finished(outcome.clone()));
+            state.record(|| Event::Finished(outcome.clone()));
             state.result = Some(outcome);
         }
     }
@@ -258,9 +274,11 @@ impl Engine {
         self.scripts.reset()
     }
 
-    /// Records the rules' narration or not (see [`Scripts::set_narration`]):
-    /// simulations switch it off.
+    /// Records the game's events and the rules' narration or not (see
+    /// [`Scripts::set_narration`]) in the games it starts from now on:
+    /// simulations switch it off, since nobody reads them.
     pub fn set_narration(&self, on: bool) {
+        self.narrated.set(on);
         self.scripts.set_narration(on);
     }
 

@@ -382,8 +382,14 @@ impl Game {
                     });
                     for name in scripted {
                         let path = format!("phases.{}.combat", p.name);
-                        if !refs.iter().any(|r| matches!(r, ScriptRef::Rule { name: n, .. } if n == name)) {
-                            refs.push(ScriptRef::Rule { name: name.clone(), path });
+                        if !refs
+                            .iter()
+                            .any(|r| matches!(r, ScriptRef::Rule { name: n, .. } if n == name))
+                        {
+                            refs.push(ScriptRef::Rule {
+                                name: name.clone(),
+                                path,
+                            });
                         }
                     }
                 }

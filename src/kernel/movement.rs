@@ -214,7 +214,7 @@ pub fn apply(
                 }
                 _ => {
                     state.set_location(piece, Location::Space(to));
-                    state.events.push(Event::Moved { piece, from, to });
+                    state.record(|| Event::Moved { piece, from, to });
                     victory::after_move(game, state, piece);
                 }
             }
@@ -222,7 +222,7 @@ pub fn apply(
         Action::Special { index, target } => {
             let special = &m.specials[index as usize];
             state.players[player.0 as usize].used_specials |= 1 << index;
-            state.events.push(Event::Special {
+            state.record(|| Event::Special {
                 player,
                 name: special.name.clone(),
                 target,
@@ -271,7 +271,7 @@ fn attack(
         }
         CombatEntry::Script(name) => (None, scripts.combat(state, name, attacker, defender)?),
     };
-    state.events.push(Event::Attack {
+    state.record(|| Event::Attack {
         attacker,
         defender,
         from,

@@ -105,7 +105,7 @@ fn reserve_piece(state: &GameState, player: PlayerId, kind: KindId) -> Option<Pi
 pub fn apply(_game: &Game, _p: &Placement, state: &mut GameState, action: Action) {
     if let Action::Place { piece, to } = action {
         state.set_location(piece, Location::Space(to));
-        state.events.push(Event::Placed { piece, to });
+        state.record(|| Event::Placed { piece, to });
     }
 }
 

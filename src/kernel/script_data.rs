@@ -57,7 +57,11 @@ impl GameState {
     /// Everything counted against the limit, measured from scratch.
     pub(crate) fn measure_script_data(&self) -> usize {
         vars_size(self.vars())
-            + self.players.iter().map(|p| vars_size(&p.vars)).sum::<usize>()
+            + self
+                .players
+                .iter()
+                .map(|p| vars_size(&p.vars))
+                .sum::<usize>()
             + self.stack.iter().map(frame_size).sum::<usize>()
             + self.pieces().iter().map(piece_size).sum::<usize>()
     }
@@ -99,7 +103,12 @@ impl GameState {
         };
         match (vars.get_mut(name), value) {
             (Some(slot), Some(v)) => {
-                charge(&mut bytes, entry_size(name, &v), entry_size(name, slot), limit)?;
+                charge(
+                    &mut bytes,
+                    entry_size(name, &v),
+                    entry_size(name, slot),
+                    limit,
+                )?;
                 *slot = v;
             }
             (Some(slot), None) => {
@@ -134,7 +143,6 @@ impl GameState {
         self.stack.push(frame);
         Ok(())
     }
-
 }
 
 /// Counts `new` bytes in place of `old` in `total`, unless that passes
@@ -163,7 +171,11 @@ mod tests {
         let text = |n: usize| Some(Value::Str("x".repeat(n)));
         s.set_script_var(Scope::Game, "a", text(600), 1000).unwrap();
         assert!(s.set_script_var(Scope::Game, "b", text(600), 1000).is_err());
-        assert_eq!(s.script_var(Scope::Game, "b"), None, "a refused write changes nothing");
+        assert_eq!(
+            s.script_var(Scope::Game, "b"),
+            None,
+            "a refused write changes nothing"
+        );
         s.set_script_var(Scope::Game, "a", text(900), 1000).unwrap();
         s.set_script_var(Scope::Game, "a", None, 1000).unwrap();
         assert_eq!(s.script_bytes, 0);

@@ -96,7 +96,13 @@ pub struct GameState {
     pub ply: u32,
     /// Every action applied so far, in order.
     pub log: Vec<Action>,
+    /// What happened, for narration; empty when the game is not narrated
+    /// (see [`GameState::record`]).
     pub events: Vec<Event>,
+    /// Whether events are recorded: off in simulations, where nobody reads
+    /// them (`Engine::set_narration`).
+    #[serde(skip, default = "recorded")]
+    pub narrated: bool,
     /// Position hashes after each action, for repetition rules.
     pub history: Vec<u64>,
     /// Positions before this index of `history` cannot recur (a face was
@@ -127,6 +133,7 @@ impl GameState {
             ply: 0,
             log: Vec::new(),
             events: Vec::new(),
+            narrated: true,
             history: Vec::new(),
             history_floor: 0,
             piece_hash: 0,
@@ -135,6 +142,13 @@ impl GameState {
         };
         state.rebuild_index(spaces);
         state
+    }
+
+    /// Records an event when the game is narrated; `make` builds it only then.
+    pub fn record(&mut self, make: impl FnOnce() -> Event) {
+        if self.narrated {
+            self.events.push(make());
+        }
     }
 
     /// The game's variables.
@@ -382,6 +396,10 @@ impl GameState {
         occ.next[id.0 as usize] = NONE;
         self.refresh_top(space);
     }
+}
+
+fn recorded() -> bool {
+    true
 }
 
 /// A state's identity for caches: every state, clone or copy read from a

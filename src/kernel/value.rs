@@ -40,6 +40,11 @@ impl Vars {
         Vars::default()
     }
 
+    /// Room for `n` more variables without growing the map.
+    pub fn reserve(&mut self, n: usize) {
+        self.0.reserve(n);
+    }
+
     pub fn get(&self, name: &str) -> Option<&Value> {
         self.0.get(name)
     }

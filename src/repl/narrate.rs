@@ -148,7 +148,10 @@ fn table_roll(
     let sources = if modifiers.is_empty() {
         String::new()
     } else {
-        let parts: Vec<String> = modifiers.iter().map(|(s, v)| format!("{s} {v:+}")).collect();
+        let parts: Vec<String> = modifiers
+            .iter()
+            .map(|(s, v)| format!("{s} {v:+}"))
+            .collect();
         format!(" ({})", parts.join(", "))
     };
     format!("{label} {roll}: {result}{sources}")

@@ -3,21 +3,34 @@
 //! was saved from, and the actions in notation. Loading replays the actions
 //! under the rules and checks each one, so a save is also a test.
 //!
-//! Files are written atomically (a temporary file in the same folder,
-//! flushed to disk, then renamed over the target), so a crash leaves either
-//! the old save or the new one, never a broken one.
+//! Files are written atomically (see [`write_atomic`]), so a crash leaves
+//! either the old save or the new one, never a broken one.
+//!
+//! A save is data from anywhere, so loading one trusts nothing in it: the
+//! file must be a regular file of at most [`SAVE_LIMIT`], and a save never
+//! chooses which code runs. It loads under the session's own rules: its
+//! game must be the session's game, and its scenario the session's or one
+//! of that game's scenarios in the session's catalog, from the same rules
+//! package. The `target` it records is only quoted, to say what to start
+//! when it belongs elsewhere.
 
+use crate::files::{Limit, read_text, write_atomic};
+use crate::kernel::game::Game;
 use crate::kernel::hash::{mix, str_key};
 use crate::kernel::view::Viewer;
-use crate::load::{Request, load};
+use crate::load::{Loaded, Request, build};
 use crate::repl::replay;
 use crate::repl::session::{Seat, Session};
 use serde::{Deserialize, Serialize};
-use std::io::Write;
-use std::path::Path;
 
 /// The save format's version; loading refuses newer ones.
 pub const FORMAT: u32 = 1;
+
+/// The largest save `load` reads: a long game's save is a few hundred KiB.
+pub const SAVE_LIMIT: Limit = Limit {
+    bytes: 8 << 20,
+    what: "a save",
+};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -66,7 +79,7 @@ pub fn save(s: &mut Session, arg: &str) -> Result<String, String> {
     let file = save_file(s)?;
     let text = serde_json::to_string_pretty(&file).expect("a save serializes") + "\n";
     write_atomic(&typed_path(arg), text.as_bytes())
-        .map_err(|e| format!("cannot save to {arg}: {e}"))?;
+        .map_err(|e| format!("cannot save to {arg}: {}", e.problem))?;
     s.dirty = false;
     Ok(format!("saved {} actions to {arg}\n", file.actions.len()))
 }
@@ -102,42 +115,13 @@ fn save_file(s: &Session) -> Result<SaveFile, String> {
     })
 }
 
-/// Writes a file so that it is either the old one or the new one whatever
-/// happens: a temporary file beside it, synced, then renamed over it.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::other("not a file name"))?
-        .to_string_lossy();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        // Make the rename itself durable (where a folder can be synced).
-        if let Ok(d) = std::fs::File::open(&dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
 /// `load FILE`: replaces the game only if the whole save checks out.
 pub fn load_game(s: &mut Session, arg: &str) -> Result<String, String> {
     if arg.is_empty() {
         return Err("usage: load FILE (a file written by 'save')".into());
     }
     let fail = |m: String| format!("cannot load {arg}: {m}; the current game is unchanged");
-    let text = std::fs::read_to_string(typed_path(arg)).map_err(|e| fail(e.to_string()))?;
+    let text = read_text(&typed_path(arg), SAVE_LIMIT).map_err(|e| fail(e.problem))?;
     let file: SaveFile =
         serde_json::from_str(&text).map_err(|e| fail(format!("not a Portolan save ({e})")))?;
     if file.format > FORMAT {
@@ -146,16 +130,13 @@ pub fn load_game(s: &mut Session, arg: &str) -> Result<String, String> {
             file.format
         )));
     }
-    let request = Request {
-        target: file.target.clone(),
-        options: request_options(s, &file),
-    };
-    let loaded = load(&s.catalog, &request).map_err(|e| fail(e.to_string()))?;
+    plain_text(&file).map_err(fail)?;
+    let (loaded, request) = under_session_rules(s, &file).map_err(fail)?;
     let g = &loaded.engine.game;
     if g.id != file.game {
         return Err(fail(format!(
-            "it is a save of '{}', but '{}' loads '{}'",
-            file.game, file.target, g.id
+            "it is a save of '{}', but its scenario makes the game '{}'",
+            file.game, g.id
         )));
     }
     let mut seats = Vec::new();
@@ -218,18 +199,87 @@ pub fn load_game(s: &mut Session, arg: &str) -> Result<String, String> {
     ))
 }
 
-/// The request options that give exactly the saved set: each option of the
-/// game on or off explicitly.
-fn request_options(s: &Session, file: &SaveFile) -> Vec<String> {
-    let mut out: Vec<String> = file.options.clone();
-    if let Ok(package) = s.catalog.package(&file.game)
-        && let Ok(gf) = package.game_file()
-    {
-        for o in gf.options {
-            if !file.options.contains(&o.id) {
-                out.push(format!("-{}", o.id));
-            }
-        }
+/// Refuses a save with a control character in any of its words: they are
+/// all shown on the terminal, where an escape sequence could rewrite the
+/// screen or the terminal's title.
+fn plain_text(file: &SaveFile) -> Result<(), String> {
+    let words = [&file.game, &file.rules_fingerprint, &file.target]
+        .into_iter()
+        .chain(&file.scenario)
+        .chain(&file.viewer)
+        .chain(&file.options)
+        .chain(file.seats.iter().flat_map(|(player, seat)| [player, seat]))
+        .chain(&file.actions);
+    match words.into_iter().find(|w| w.chars().any(char::is_control)) {
+        Some(w) => Err(format!(
+            "not a Portolan save (a control character in {w:?})"
+        )),
+        None => Ok(()),
     }
-    out
+}
+
+/// The save's game, built under the session's rules (see the module doc),
+/// and the request that reloads it. A save of another game, or one whose
+/// scenario comes from another rules package, is refused before any of its
+/// rules' scripts run.
+fn under_session_rules(s: &Session, file: &SaveFile) -> Result<(Loaded, Request), String> {
+    let game = &s.loaded.engine.game.id;
+    let elsewhere = || format!("start 'portolan play {}' and load it there", file.target);
+    if file.game != *game {
+        return Err(format!(
+            "it is a save of '{}', and this session plays '{game}': {}",
+            file.game,
+            elsewhere()
+        ));
+    }
+    let current = s.loaded.scenario.as_ref().map(|sc| sc.id.as_str());
+    let target = match file.scenario.as_deref() {
+        same if same == current => s.request.target.clone(),
+        None => game.clone(),
+        Some(id) => {
+            let known = s.catalog.scenario_ids(game);
+            id.strip_prefix(&format!("{game}/"))
+                .filter(|name| known.iter().any(|k| k == name))
+                .map(|name| format!("{game}/{name}"))
+                .ok_or_else(|| {
+                    format!(
+                        "it was played in scenario '{id}', which is not one of {game}'s scenarios here: {}",
+                        elsewhere()
+                    )
+                })?
+        }
+    };
+    let (package, scenario) = s.catalog.resolve(&target).map_err(|e| e.to_string())?;
+    if package.root != s.loaded.package.root {
+        return Err(format!(
+            "its scenario comes with the rules in {}, but this session plays the rules in {}, \
+             and a save never switches rules: {}",
+            package.root,
+            s.loaded.package.root,
+            elsewhere()
+        ));
+    }
+    let engine = build(&package, scenario.as_ref(), &file.options).map_err(|e| e.to_string())?;
+    let request = Request {
+        target,
+        options: every_option(&engine.game, &file.options),
+    };
+    let loaded = Loaded {
+        engine,
+        package,
+        scenario,
+        options: file.options.clone(),
+    };
+    Ok((loaded, request))
+}
+
+/// The request options that give exactly the saved set, whatever the
+/// scenario switches on: each option of the game on or off explicitly.
+fn every_option(game: &Game, on: &[String]) -> Vec<String> {
+    let off = game
+        .options
+        .iter()
+        .filter(|o| !on.contains(&o.id))
+        .map(|o| format!("-{}", o.id));
+    on.iter().cloned().chain(off).collect()
 }

@@ -1,9 +1,9 @@
 //! Looking at the game: one piece or space in detail, the event log in
 //! words, the rules' game sheet.
 
+use crate::files::write_atomic;
 use crate::kernel::piece::{Location, PieceId};
 use crate::repl::narrate::{narrate, piece_name};
-use crate::repl::save::write_atomic;
 use crate::repl::session::Session;
 use std::fmt::Write;
 
@@ -128,6 +128,6 @@ pub fn sheet(s: &Session, arg: &str) -> Result<String, String> {
         return Ok(t);
     }
     write_atomic(&crate::repl::save::typed_path(arg), text.as_bytes())
-        .map_err(|e| format!("cannot write {arg}: {e}"))?;
+        .map_err(|e| format!("cannot write {arg}: {}", e.problem))?;
     Ok(format!("wrote the game sheet to {arg} (Markdown)\n"))
 }

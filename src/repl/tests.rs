@@ -1,9 +1,10 @@
 //! Unit tests of the session and of what saves and reloads rest on.
 
 use crate::data::catalog::Catalog;
+use crate::files::write_atomic;
 use crate::load::Request;
 use crate::repl::replay::{self, Stop};
-use crate::repl::save::{fingerprint, write_atomic};
+use crate::repl::save::fingerprint;
 use crate::repl::session::{Seat, Session};
 
 fn session(seats: &[(&str, Seat)]) -> Session {

@@ -119,10 +119,7 @@ impl Reader<'_> {
         let mut x: usize = 0;
         loop {
             let b = self.byte()?;
-            x = x
-                .checked_mul(128)
-                .ok_or("a size in the dump overflows")?
-                | usize::from(b & 0x7F);
+            x = x.checked_mul(128).ok_or("a size in the dump overflows")? | usize::from(b & 0x7F);
             if b & 0x80 != 0 {
                 return Ok(x);
             }
@@ -132,7 +129,9 @@ impl Reader<'_> {
     fn string(&mut self) -> Result<Option<String>, String> {
         match self.size()? {
             0 => Ok(None),
-            n => Ok(Some(String::from_utf8_lossy(self.take(n - 1)?).into_owned())),
+            n => Ok(Some(
+                String::from_utf8_lossy(self.take(n - 1)?).into_owned(),
+            )),
         }
     }
 
@@ -145,9 +144,7 @@ impl Reader<'_> {
     }
 
     fn function(&mut self, parent_source: &str) -> Result<Proto, String> {
-        let source = self
-            .string()?
-            .unwrap_or_else(|| parent_source.to_string());
+        let source = self.string()?.unwrap_or_else(|| parent_source.to_string());
         let line_defined = self.size()? as i64;
         self.size()?; // lastlinedefined
         self.take(3)?; // numparams, is_vararg, maxstacksize
@@ -159,9 +156,9 @@ impl Reader<'_> {
             .collect();
         for _ in 0..self.size()? {
             match self.byte()? {
-                3 | 19 => drop(self.take(8)?), // integer, float
+                3 | 19 => drop(self.take(8)?),  // integer, float
                 4 | 20 => drop(self.string()?), // short, long string
-                _ => {}                        // nil, false, true
+                _ => {}                         // nil, false, true
             }
         }
         let mut upvalues = Vec::new();
@@ -228,7 +225,8 @@ mod tests {
 
     #[test]
     fn writes_through_nested_closures_are_found() {
-        let code = "local n = 0\nfunction f()\n  local g = function()\n    n = 1\n  end\n  g()\nend";
+        let code =
+            "local n = 0\nfunction f()\n  local g = function()\n    n = 1\n  end\n  g()\nend";
         assert_eq!(writes_of(code, "f"), [(4, "n".to_string())]);
     }
 
@@ -237,6 +235,9 @@ mod tests {
         let code = "local k = 2\nfunction f(list)\n  local total = 0\n  for _, x in ipairs(list) do\n    \
                     (function() total = total + x * k end)()\n  end\n  return total\nend";
         assert!(writes_of(code, "f").is_empty());
-        assert!(writes_of("function f() x = 1 end", "f").is_empty(), "a global write is a table write");
+        assert!(
+            writes_of("function f() x = 1 end", "f").is_empty(),
+            "a global write is a table write"
+        );
     }
 }

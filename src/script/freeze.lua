@@ -128,8 +128,9 @@ local function freeze(root, name, locked)
           queue[#queue + 1], paths[#paths + 1] = up, "a table held by a function of " .. path
         end
       else
-        error("a coroutine made while the package loads would keep its place from one call to "
-          .. "the next: create coroutines inside the rule functions that use them", 0)
+        error(format("%s is a coroutine made while the package loads: it would keep its place "
+          .. "from one call to the next; create coroutines inside the rule functions that use them",
+          path), 0)
       end
     end
   end

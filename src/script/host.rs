@@ -134,7 +134,10 @@ impl LuaRules {
             );
             let hooks = self.sandbox.call(|lua| {
                 let g = lua.globals();
-                Ok((g.raw_get::<Value>("configure")?, g.raw_get::<Value>("prepare")?))
+                Ok((
+                    g.raw_get::<Value>("configure")?,
+                    g.raw_get::<Value>("prepare")?,
+                ))
             });
             if let Ok((configure_fn, prepare_fn)) = hooks {
                 if let Value::Function(function) = configure_fn {
@@ -243,21 +246,39 @@ impl LuaRules {
         for r in game.script_references() {
             let found = self.sandbox.call(|lua| match &r {
                 ScriptRef::Rule { name, .. } => {
-                    let f = lua.globals().get::<Table>("rules")?.get::<Option<Function>>(name.as_str())?;
+                    let f = lua
+                        .globals()
+                        .get::<Table>("rules")?
+                        .get::<Option<Function>>(name.as_str())?;
                     Ok(f.map(|f| named.rules.insert(name.clone(), f)).is_some())
                 }
                 ScriptRef::Phase { name, .. } => {
-                    let t = lua.globals().get::<Table>("phases")?.get::<Option<Table>>(name.as_str())?;
-                    let run = t.as_ref().map(|t| t.get::<Option<Function>>("run")).transpose()?.flatten();
-                    let choose = t.as_ref().map(|t| t.get::<Option<Function>>("choose")).transpose()?.flatten();
+                    let t = lua
+                        .globals()
+                        .get::<Table>("phases")?
+                        .get::<Option<Table>>(name.as_str())?;
+                    let run = t
+                        .as_ref()
+                        .map(|t| t.get::<Option<Function>>("run"))
+                        .transpose()?
+                        .flatten();
+                    let choose = t
+                        .as_ref()
+                        .map(|t| t.get::<Option<Function>>("choose"))
+                        .transpose()?
+                        .flatten();
                     let index = game.phase_index(name).map_or(0, usize::from);
-                    Ok(run.map(|run| named.phases[index] = Some((run, choose))).is_some())
+                    Ok(run
+                        .map(|run| named.phases[index] = Some((run, choose)))
+                        .is_some())
                 }
             });
             let (message, path) = match (&r, found) {
                 (_, Ok(true)) => continue,
                 (ScriptRef::Rule { name, path }, Ok(false)) => (
-                    format!("the data names the rule function '{name}', but no script defines rules.{name}: check the spelling, or define it in a script"),
+                    format!(
+                        "the data names the rule function '{name}', but no script defines rules.{name}: check the spelling, or define it in a script"
+                    ),
                     path,
                 ),
                 (ScriptRef::Phase { name, path }, Ok(false)) => (
@@ -351,7 +372,12 @@ impl Scripts for LuaRules {
         let f = self.rule(name)?;
         let game = self.link.game().map_err(|e| RulesError(e.0))?;
         let (p, t) = (game.player_id(player), game.board.name(target));
-        self.lend(state, None, || format!("rules.{name}"), |_| f.call::<()>((p, t)))
+        self.lend(
+            state,
+            None,
+            || format!("rules.{name}"),
+            |_| f.call::<()>((p, t)),
+        )
     }
 
     fn combat(
@@ -373,7 +399,12 @@ impl Scripts for LuaRules {
 
     fn repetition(&self, state: &mut GameState, name: &str) -> Result<(), RulesError> {
         let f = self.rule(name)?;
-        self.lend(state, None, || format!("rules.{name}"), |_| f.call::<()>(()))
+        self.lend(
+            state,
+            None,
+            || format!("rules.{name}"),
+            |_| f.call::<()>(()),
+        )
     }
 
     fn describe(
@@ -392,9 +423,12 @@ impl Scripts for LuaRules {
             .ok()
             .flatten()?;
         let mut copy = state.clone();
-        Some(self.lend(&mut copy, None, || format!("rules.{function}"), |_| {
-            f.call::<String>(arg)
-        }))
+        Some(self.lend(
+            &mut copy,
+            None,
+            || format!("rules.{function}"),
+            |_| f.call::<String>(arg),
+        ))
     }
 
     fn run_phase(&self, state: &mut GameState, phase: u16) -> Result<Step, RulesError> {
@@ -441,14 +475,19 @@ impl Scripts for LuaRules {
     /// change the rules; changes to the copied state are discarded.
     fn eval(&self, state: &GameState, code: &str) -> Result<String, RulesError> {
         let mut copy = state.clone();
-        self.lend(&mut copy, None, || "the lua command".into(), |lua| {
-            let chunk = lua.load(format!("return {code}")).set_name("=repl");
-            let value: Value = match chunk.eval() {
-                Ok(v) => v,
-                Err(_) => lua.load(code).set_name("=repl").eval()?,
-            };
-            render(lua, &value, 0)
-        })
+        self.lend(
+            &mut copy,
+            None,
+            || "the lua command".into(),
+            |lua| {
+                let chunk = lua.load(format!("return {code}")).set_name("=repl");
+                let value: Value = match chunk.eval() {
+                    Ok(v) => v,
+                    Err(_) => lua.load(code).set_name("=repl").eval()?,
+                };
+                render(lua, &value, 0)
+            },
+        )
     }
 
     fn set_narration(&self, on: bool) {

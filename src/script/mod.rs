@@ -3,8 +3,8 @@
 pub mod api;
 mod budget;
 mod bytecode;
-mod freeze;
 pub mod error;
+mod freeze;
 pub mod host;
 pub mod limits;
 pub mod package;

@@ -8,21 +8,35 @@ use crate::kernel::game::Game;
 use mlua::{Lua, Table};
 use std::rc::Rc;
 
+/// A function of `board` that reads only the definition, called through
+/// mlua: names and tables to build, no hot path.
+type Reader = fn(&Lua, &Game, Option<String>, Option<String>) -> mlua::Result<mlua::Value>;
+
 pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<()> {
     let t = natives(lua, link, &[&RANK, &IN_ZONE])?;
-    let cold: [(&str, fn(&Lua, &Game, Option<String>, Option<String>) -> mlua::Result<mlua::Value>); 6] = [
+    let cold: [(&str, Reader); 6] = [
         ("spaces", |lua, g, _, _| {
             let names = g.board.ids().map(|i| g.board.name(i));
             lua.create_sequence_from(names).map(mlua::Value::Table)
         }),
-        ("space", |lua, g, name, _| space(lua, g, name.as_deref().unwrap_or_default()).map(mlua::Value::Table)),
+        ("space", |lua, g, name, _| {
+            space(lua, g, name.as_deref().unwrap_or_default()).map(mlua::Value::Table)
+        }),
         ("neighbours", |lua, g, name, _| {
             let id = space_arg(g, name.as_deref().unwrap_or_default()).map_err(|e| fail(lua, e))?;
             let names = g.board.neighbours(id).map(|n| g.board.name(n));
             lua.create_sequence_from(names).map(mlua::Value::Table)
         }),
-        ("rows", |_, g, _, _| Ok(g.board.grid_size().map_or(mlua::Value::Nil, |s| mlua::Value::Integer(i64::from(s.rows))))),
-        ("columns", |_, g, _, _| Ok(g.board.grid_size().map_or(mlua::Value::Nil, |s| mlua::Value::Integer(i64::from(s.columns))))),
+        ("rows", |_, g, _, _| {
+            Ok(g.board.grid_size().map_or(mlua::Value::Nil, |s| {
+                mlua::Value::Integer(i64::from(s.rows))
+            }))
+        }),
+        ("columns", |_, g, _, _| {
+            Ok(g.board.grid_size().map_or(mlua::Value::Nil, |s| {
+                mlua::Value::Integer(i64::from(s.columns))
+            }))
+        }),
         ("zone", |lua, g, zone, player| {
             let (z, p) = (
                 zone_arg(g, zone.as_deref().unwrap_or_default()).map_err(|e| fail(lua, e))?,
@@ -52,7 +66,10 @@ fn space(lua: &Lua, g: &Game, name: &str) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     t.raw_set("name", s.name.as_str())?;
     t.raw_set("kind", g.board.space_kind_name(id))?;
-    t.raw_set("tags", lua.create_sequence_from(s.tags.iter().map(String::as_str))?)?;
+    t.raw_set(
+        "tags",
+        lua.create_sequence_from(s.tags.iter().map(String::as_str))?,
+    )?;
     t.raw_set("region", s.region.as_deref())?;
     if let Some((col, row)) = s.cell {
         t.raw_set("column", col + 1)?;

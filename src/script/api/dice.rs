@@ -27,7 +27,7 @@ static ROLL: Native = Native {
         link.with_state(|_, s| {
             let (total, faces) = roll(link, s, &dice);
             if let Some(dice_faces) = faces {
-                s.events.push(Event::Roll {
+                s.record(|| Event::Roll {
                     expr: dice.to_string(),
                     dice: dice_faces,
                     total,
@@ -48,7 +48,7 @@ static COIN: Native = Native {
         link.with_state(|_, s| {
             let heads = s.rng.coin();
             if link.narrating() {
-                s.events.push(Event::Roll {
+                s.record(|| Event::Roll {
                     expr: "coin".into(),
                     dice: vec![u32::from(heads)],
                     total: i64::from(heads),
@@ -85,11 +85,12 @@ static ON: Native = Native {
             let (natural, faces) = roll(link, s, &table.dice);
             let (read, row) = table.read(natural.saturating_add(modifier));
             if let Some(dice) = faces {
-                s.events.push(Event::TableRoll {
+                let modifiers = sources(a, pairs)?;
+                s.record(|| Event::TableRoll {
                     table: table.name.clone(),
                     dice,
                     natural,
-                    modifiers: sources(a, pairs)?,
+                    modifiers,
                     read,
                     row: row.map(|r| r as u16),
                 });
@@ -146,7 +147,7 @@ fn roll(link: &Link, s: &mut GameState, dice: &DiceExpr) -> (i64, Option<Vec<u32
 
 /// How many `source, value` pairs follow the table's name.
 fn modifier_count(a: &Args) -> Result<usize, ApiError> {
-    let rest = a.len().saturating_sub(1);
+    let rest = a.count().saturating_sub(1);
     if rest % 2 == 1 {
         return Err(ApiError::new(
             "dice.on: modifiers come in pairs, a source and a number: \
@@ -176,4 +177,3 @@ fn no_table(game: &crate::kernel::game::Game, name: &str) -> ApiError {
         crate::data::error::suggest(name, names)
     ))
 }
-

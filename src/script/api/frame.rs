@@ -72,12 +72,18 @@ fn proxy(
 /// Runs `f` on the frame of the running phase call.
 fn with_frame<R>(
     link: &Link,
-    f: impl FnOnce(&crate::kernel::game::Game, &mut crate::kernel::state::GameState, usize) -> Result<R, ApiError>,
+    f: impl FnOnce(
+        &crate::kernel::game::Game,
+        &mut crate::kernel::state::GameState,
+        usize,
+    ) -> Result<R, ApiError>,
 ) -> Result<R, ApiError> {
     let depth = link.frame()?;
     link.with_state(|g, s| {
         if depth >= s.stack.len() {
-            return Err(ApiError::new("the phase's frame left the stack during the call"));
+            return Err(ApiError::new(
+                "the phase's frame left the stack during the call",
+            ));
         }
         f(g, s, depth)
     })
@@ -159,7 +165,9 @@ static CTX_NEWINDEX: Native = Native {
     name: "frame.ctx",
     call: |link, a, _| {
         let (key, value) = (a.str(2)?, a.value(3)?);
-        with_frame(link, |_, s, depth| set(link, s, Scope::Frame(depth), key, value))
+        with_frame(link, |_, s, depth| {
+            set(link, s, Scope::Frame(depth), key, value)
+        })
     },
 };
 

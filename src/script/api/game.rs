@@ -35,9 +35,11 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<Function> {
     let l = Rc::clone(link);
     t.raw_set(
         "push_phase",
-        lua.create_function(move |lua, (name, player, ctx): (String, String, Option<Table>)| {
-            push_phase(lua, &l, &name, &player, ctx)
-        })?,
+        lua.create_function(
+            move |lua, (name, player, ctx): (String, String, Option<Table>)| {
+                push_phase(lua, &l, &name, &player, ctx)
+            },
+        )?,
     )?;
     lua.globals().raw_set("game", t)?;
     super::native::function(lua, link, &EMIT)
@@ -109,7 +111,7 @@ static EMIT: Native = Native {
                 Some(p) => player_bit(player_arg(g, p)?),
                 None => EVERYONE,
             };
-            s.events.push(Event::Text {
+            s.record(|| Event::Text {
                 text: text.to_string(),
                 to,
             });
@@ -159,7 +161,10 @@ fn push_phase(
     player: &str,
     ctx: Option<Table>,
 ) -> mlua::Result<()> {
-    let ctx = ctx.map(|t| table_to_vars(lua, &t)).transpose()?.unwrap_or_default();
+    let ctx = ctx
+        .map(|t| table_to_vars(lua, &t))
+        .transpose()?
+        .unwrap_or_default();
     link.with_state(|g, s| {
         let phase = g
             .phase_index(name)

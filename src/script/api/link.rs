@@ -13,11 +13,11 @@ use super::native::{ApiError, Out};
 use crate::kernel::dice::DiceExpr;
 use crate::kernel::game::Game;
 use crate::kernel::state::GameState;
-use std::cell::{Cell, OnceCell, RefCell, UnsafeCell};
 use crate::kernel::value::NameHasher;
+use std::cell::{Cell, OnceCell, RefCell, UnsafeCell};
 use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 use std::ffi::c_int;
+use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
 /// Dice texts parsed once: rules roll the same few expressions all game.
@@ -124,7 +124,9 @@ impl Link {
     /// The depth of the frame the running phase function works on.
     pub fn frame(&self) -> Result<usize, ApiError> {
         self.frame.get().ok_or_else(|| {
-            ApiError::new("no phase frame here: `frame` is only valid inside a phase's run or choose")
+            ApiError::new(
+                "no phase frame here: `frame` is only valid inside a phase's run or choose",
+            )
         })
     }
 

@@ -56,10 +56,7 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<Api> {
     dice::register(lua, link)?;
     let emit = game::register(lua, link)?;
     let vars_cache = vars::register(lua, link)?;
-    let narrate = lua
-        .load(API_LUA)
-        .set_name("=[portolan api]")
-        .call(emit)?;
+    let narrate = lua.load(API_LUA).set_name("=[portolan api]").call(emit)?;
     let globals = lua.globals();
     let tables = ["board", "pieces", "dice", "game", "vars"]
         .iter()

@@ -229,12 +229,12 @@ pub struct Args {
 
 impl Args {
     /// How many arguments were passed.
-    pub fn len(&self) -> usize {
+    pub fn count(&self) -> usize {
         self.top as usize
     }
 
     fn kind(&self, i: usize) -> c_int {
-        if i > self.len() {
+        if i > self.count() {
             return ffi::LUA_TNONE;
         }
         // SAFETY: `i` is a valid stack index of the running call.
@@ -243,17 +243,7 @@ impl Args {
 
     /// The Lua type name of argument `i`, for messages.
     pub fn type_name(&self, i: usize) -> &'static str {
-        match self.kind(i) {
-            ffi::LUA_TNONE => "no value",
-            ffi::LUA_TNIL => "nil",
-            ffi::LUA_TBOOLEAN => "boolean",
-            ffi::LUA_TNUMBER => "number",
-            ffi::LUA_TSTRING => "string",
-            ffi::LUA_TTABLE => "table",
-            ffi::LUA_TFUNCTION => "function",
-            ffi::LUA_TTHREAD => "thread",
-            _ => "userdata",
-        }
+        type_name(self.kind(i))
     }
 
     /// The standard complaint about argument `i`.
@@ -351,6 +341,21 @@ impl Args {
     }
 }
 
+/// The name of a Lua type code, as Lua's messages write it.
+pub(super) fn type_name(t: c_int) -> &'static str {
+    match t {
+        ffi::LUA_TNONE => "no value",
+        ffi::LUA_TNIL => "nil",
+        ffi::LUA_TBOOLEAN => "boolean",
+        ffi::LUA_TNUMBER => "number",
+        ffi::LUA_TSTRING => "string",
+        ffi::LUA_TTABLE => "table",
+        ffi::LUA_TFUNCTION => "function",
+        ffi::LUA_TTHREAD => "thread",
+        _ => "userdata",
+    }
+}
+
 /// What a native returns, recorded to be pushed once it has returned.
 #[derive(Default)]
 pub struct Out {
@@ -382,7 +387,11 @@ impl Out {
     }
 
     fn item(&mut self, item: Item) {
-        assert!(self.items.len() < Self::MAX, "a native returns at most {} values", Self::MAX);
+        assert!(
+            self.items.len() < Self::MAX,
+            "a native returns at most {} values",
+            Self::MAX
+        );
         self.items.push(item);
     }
 

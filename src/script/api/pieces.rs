@@ -74,12 +74,12 @@ static MOVE: Native = Native {
             let from = s.piece(pid).loc;
             s.set_location(pid, to);
             match (from, to) {
-                (Location::Space(f), Location::Space(t)) => s.events.push(Event::Moved {
+                (Location::Space(f), Location::Space(t)) => s.record(|| Event::Moved {
                     piece: pid,
                     from: f,
                     to: t,
                 }),
-                (_, Location::Space(t)) => s.events.push(Event::Placed { piece: pid, to: t }),
+                (_, Location::Space(t)) => s.record(|| Event::Placed { piece: pid, to: t }),
                 _ => {}
             }
             Ok(())
@@ -95,15 +95,14 @@ static REMOVE: Native = Native {
         link.with_state(|g, s| {
             let pid = piece_arg(s, id)?;
             let to = match pool {
-                Some(p) => Location::Pool(
-                    g.pool_index(p)
-                        .ok_or_else(|| ApiError(format!("no pool '{p}' (pools: {})", g.pools.join(", "))))?,
-                ),
+                Some(p) => Location::Pool(g.pool_index(p).ok_or_else(|| {
+                    ApiError(format!("no pool '{p}' (pools: {})", g.pools.join(", ")))
+                })?),
                 None => Location::Pool(ELIMINATED),
             };
             let from = s.piece(pid).loc;
             s.set_location(pid, to);
-            s.events.push(Event::Removed { piece: pid, from });
+            s.record(|| Event::Removed { piece: pid, from });
             Ok(())
         })
     },
@@ -195,7 +194,9 @@ static CREATE: Native = Native {
                 seen_by,
                 attrs: g.kind(k).attrs.clone(),
             };
-            let id = s.add_script_piece(piece, link.data_limit()).map_err(ApiError)?;
+            let id = s
+                .add_script_piece(piece, link.data_limit())
+                .map_err(ApiError)?;
             out.int(lua_piece(id));
             Ok(())
         })

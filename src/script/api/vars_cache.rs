@@ -19,12 +19,12 @@
 //! when nothing needing a drop is alive.
 
 use super::link::Link;
-use super::native::{ApiError, guarded, push_out, raise};
-use std::fmt;
+use super::native::{ApiError, guarded, push_out, raise, type_name};
 use crate::kernel::script_data::Scope;
 use crate::kernel::value::Value;
 use mlua::{Function, Lua, Table, ffi};
 use std::ffi::{c_int, c_void};
+use std::fmt;
 
 /// The value the cache holds for a variable known to be unset (nil cannot
 /// be stored in a table).
@@ -85,19 +85,22 @@ unsafe extern "C-unwind" fn cached_get(l: *mut ffi::lua_State) -> c_int {
     // destructor is alive while Lua may raise.
     unsafe {
         ffi::lua_settop(l, 1);
-        let name = check_name(l, "vars.get");
-        if !lookup(l) {
-            let link = link(l);
-            let mut found = None;
-            if guarded(link, "vars.get", || {
-                found = link.with_state(|_, s| Ok(s.script_var(Scope::Game, name).cloned()))?;
-                Ok(())
-            }) {
-                raise(l, link)
-            }
-            hand_over(l, link, found);
-            remember(l, 2);
+        // Only names that were checked are ever cached, so a hit needs no
+        // check of its own.
+        if lookup(l) {
+            return 1;
         }
+        let name = check_name(l, "vars.get");
+        let link = link(l);
+        let mut found = None;
+        if guarded(link, "vars.get", || {
+            found = link.with_state(|_, s| Ok(s.script_var(Scope::Game, name).cloned()))?;
+            Ok(())
+        }) {
+            raise(l, link)
+        }
+        hand_over(l, link, found);
+        remember(l, 2);
         1
     }
 }
@@ -161,7 +164,10 @@ unsafe extern "C-unwind" fn cached_add(l: *mut ffi::lua_State) -> c_int {
             _ => ffi::lua_tointegerx(l, 2, &mut is_int),
         };
         if is_int == 0 {
-            fail(l, "vars.add: the variable holds text or a boolean, not a whole number")
+            fail(
+                l,
+                "vars.add: the variable holds text or a boolean, not a whole number",
+            )
         }
         let Some(sum) = old.checked_add(n) else {
             fail(l, "vars.add: the sum does not fit in a whole number")
@@ -217,14 +223,15 @@ unsafe fn link<'a>(l: *mut ffi::lua_State) -> &'a Link {
 }
 
 /// Pushes the cached value of the name at 1; false (with nothing pushed)
-/// on a miss.
+/// on a miss (and for a name that cannot be a key: nil or NaN).
 ///
 /// # Safety
-/// `l` runs a closure made by `closure`, the name at 1 is a string.
+/// `l` runs a closure made by `closure`, with an argument at 1.
 unsafe fn lookup(l: *mut ffi::lua_State) -> bool {
     // SAFETY: guaranteed by the caller.
     unsafe {
         ffi::lua_pushvalue(l, 1);
+        // Reading a nil or NaN key finds nothing; it never raises.
         if ffi::lua_rawget(l, CACHE) == ffi::LUA_TNIL {
             ffi::lua_pop(l, 1);
             return false;
@@ -363,19 +370,5 @@ unsafe fn fail_with(l: *mut ffi::lua_State, message: fmt::Arguments) -> ! {
         let link = link(l);
         link.set_error_args(message);
         raise(l, link)
-    }
-}
-
-fn type_name(t: c_int) -> &'static str {
-    match t {
-        ffi::LUA_TNONE => "no value",
-        ffi::LUA_TNIL => "nil",
-        ffi::LUA_TBOOLEAN => "boolean",
-        ffi::LUA_TNUMBER => "number",
-        ffi::LUA_TSTRING => "string",
-        ffi::LUA_TTABLE => "table",
-        ffi::LUA_TFUNCTION => "function",
-        ffi::LUA_TTHREAD => "thread",
-        _ => "userdata",
     }
 }

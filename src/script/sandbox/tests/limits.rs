@@ -179,3 +179,73 @@ fn default_limits_are_documented_ones() {
     assert_eq!(limits.memory(), 64 * 1024 * 1024);
     assert_eq!(limits.time_budget(), Duration::from_secs(1));
 }
+
+// The C loops of the standard library that the hook cannot reach: each is
+// bounded, and a script that tries one ends within the budget.
+
+#[test]
+fn a_pattern_bomb_ends_with_the_step_limit() {
+    let sandbox = sandbox_with(&[]);
+    for code in [
+        "string.find(string.rep('a', 30000), string.rep('.-', 7) .. 'b')",
+        "local s = string.rep('a', 5000) s:match(string.rep('(.-)', 5) .. 'x')",
+        "string.gsub(string.rep('a', 20000), string.rep('a*', 10) .. 'b', '')",
+    ] {
+        // The matcher's step limit ends it, or the budget right after.
+        match exec(&sandbox, code) {
+            Err(ScriptError::Timeout { .. }) => {}
+            Err(ScriptError::Runtime { message, .. }) if message.contains("steps") => {}
+            other => panic!("{code}: {other:?}"),
+        }
+    }
+    assert_usable(&sandbox);
+}
+
+#[test]
+fn rep_of_nothing_returns_at_once() {
+    let sandbox = sandbox_with(&[]);
+    exec(
+        &sandbox,
+        "assert(string.rep('', 1e15) == '') assert(('').rep('', math.maxinteger, '') == '')",
+    )
+    .expect("an empty string repeated is empty");
+    // Non-empty text is bounded by memory: the allocation fails at once.
+    let result = exec(&sandbox, "string.rep('x', 1e15)");
+    assert!(result.is_err(), "{result:?}");
+    assert_usable(&sandbox);
+}
+
+#[test]
+fn a_huge_table_move_is_refused() {
+    let sandbox = sandbox_with(&[]);
+    let message = runtime_message(exec(&sandbox, "table.move({}, 1, 1e15, 2)"));
+    assert!(message.contains("table.move"), "{message}");
+    exec(&sandbox, "assert(table.move({1, 2, 3}, 1, 3, 2)[4] == 3)").expect("ordinary moves work");
+    assert_usable(&sandbox);
+}
+
+#[test]
+fn a_looping_close_handler_run_by_coroutine_close_is_stopped() {
+    let sandbox = sandbox_with(&[]);
+    // A suspended coroutine with a pending to-be-closed variable.
+    assert_timeout(exec(
+        &sandbox,
+        "local co = coroutine.create(function()\n\
+           local x <close> = setmetatable({}, { __close = function() while true do end end })\n\
+           coroutine.yield()\n\
+         end)\n\
+         coroutine.resume(co)\n\
+         coroutine.close(co)",
+    ));
+    // A coroutine that failed with a pending one.
+    assert_timeout(exec(
+        &sandbox,
+        "local co = coroutine.create(function()\n\
+           local x <close> = setmetatable({}, { __close = function() while true do end end })\n\
+           error('boom')\n\
+         end)\n\
+         coroutine.resume(co)\n\
+         coroutine.close(co)",
+    ));
+    assert_usable(&sandbox);
+}

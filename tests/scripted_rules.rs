@@ -1,0 +1,312 @@
+//! What the Lua host guarantees any package, hostile or careless: every
+//! game starts from the same script state (rules keep nothing between
+//! calls), scripts cannot change the API, no argument can make the host
+//! panic, and what scripts keep in the kernel is bounded.
+//!
+//! Each test writes a small package of its own (a probe game with one
+//! scripted phase) into a temporary folder.
+
+use portolan::data::catalog::Catalog;
+use portolan::kernel::action::Action;
+use portolan::kernel::engine::Engine;
+use portolan::kernel::state::GameState;
+use portolan::load::{Request, load};
+use portolan::sim::{self, Run};
+use std::fs;
+use tempfile::TempDir;
+
+/// The probe game: two players pick `a` or `b` three times each; the
+/// rules script `rules` decides the rest. `phases.play` is the rules'.
+const GAME: &str = "\
+id: probe
+title: Probe
+players:
+  - { id: one }
+  - { id: two }
+phases:
+  play: { kind: script }
+flow: [play]
+max_plies: 50
+tables:
+  coin: { dice: 1D6, rows: [{ roll: [1, 3], result: low }, { roll: [4, 6], result: high }] }
+scripts: [rules.lua]
+";
+
+/// A probe whose `play` phase offers a or b six times, then ends the game
+/// with a score computed by `score` (Lua code evaluating to a number, run
+/// with `frame` in scope at the end).
+fn probe_rules(before: &str, score: &str) -> String {
+    format!(
+        "{before}\n\
+         phases.play = {{}}\n\
+         function phases.play.run(frame)\n\
+           if frame.step >= 6 then\n\
+             game.finish {{ scores = {{ one = {score}, two = 0 }} }}\n\
+             return nil\n\
+           end\n\
+           return {{ 'a', 'b' }}\n\
+         end\n\
+         function phases.play.choose(frame, choice)\n\
+           frame.step = frame.step + 1\n\
+           vars.add(choice, dice.roll('1D6'))\n\
+           frame.player = game.next_player(frame.player)\n\
+         end\n"
+    )
+}
+
+struct Probe {
+    _dir: TempDir,
+    root: String,
+}
+
+fn probe(rules: &str) -> Probe {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let root = dir.path().join("probe");
+    fs::create_dir_all(&root).unwrap();
+    fs::write(root.join("game.yaml"), GAME).unwrap();
+    fs::write(root.join("rules.lua"), rules).unwrap();
+    Probe {
+        root: root.to_string_lossy().into_owned(),
+        _dir: dir,
+    }
+}
+
+fn load_probe(p: &Probe) -> Result<Engine, String> {
+    let request = Request {
+        target: p.root.clone(),
+        options: vec![],
+    };
+    load(&Catalog::embedded(), &request)
+        .map(|l| l.engine)
+        .map_err(|e| e.to_string())
+}
+
+fn simulate(p: &Probe, threads: usize) -> Result<Vec<i64>, String> {
+    let run = Run {
+        games: 40,
+        seed: 7,
+        threads,
+        bots: vec!["random".into()],
+    };
+    let (results, _) = sim::run(|| load_probe(p), &run)?;
+    Ok(results.iter().map(|r| r.outcome.scores[0]).collect())
+}
+
+/// Plays a game to its end, each player taking its first choice.
+fn play_out(engine: &Engine) -> Result<GameState, String> {
+    let mut state = engine.new_game(3).map_err(|e| e.0)?;
+    while engine.to_move(&state).is_some() {
+        engine
+            .apply(&mut state, Action::Choice(0))
+            .map_err(|e| e.0)?;
+    }
+    Ok(state)
+}
+
+#[test]
+fn an_honest_probe_plays_the_same_for_any_thread_count() {
+    let p = probe(&probe_rules(
+        "",
+        "(vars.get('a') or 0) + (vars.get('b') or 0)",
+    ));
+    let one = simulate(&p, 1).expect("the probe plays");
+    assert_eq!(simulate(&p, 2).unwrap(), one);
+    assert_eq!(simulate(&p, 4).unwrap(), one);
+}
+
+#[test]
+fn a_rule_writing_a_global_is_refused_at_its_line() {
+    let p = probe(&probe_rules(
+        "",
+        "(function() count = (count or 0) + 1 return count end)()",
+    ));
+    let engine = load_probe(&p).expect("the package loads");
+    let err = play_out(&engine).unwrap_err();
+    assert!(err.contains("rules.lua:5:"), "{err}");
+    assert!(err.contains("cannot set global \"count\""), "{err}");
+    // The same error, whatever the thread count: never a thread-dependent result.
+    for threads in [1, 2, 4] {
+        let e = simulate(&p, threads).unwrap_err();
+        assert!(e.contains("cannot set global \"count\""), "{threads}: {e}");
+    }
+}
+
+#[test]
+fn a_file_local_kept_between_calls_is_refused_when_the_package_loads() {
+    let p = probe(&probe_rules(
+        "local count = 0\nlocal function bump() count = count + 1 return count end",
+        "bump()",
+    ));
+    let err = load_probe(&p).err().expect("the package is refused");
+    assert!(err.contains("rules.lua:2:"), "{err}");
+    assert!(err.contains("'count'"), "{err}");
+}
+
+#[test]
+fn a_change_to_a_table_of_the_package_is_undone_and_reported() {
+    let p = probe(&probe_rules(
+        "local memory = { count = 0 }",
+        "(function() memory.count = memory.count + 1 return memory.count end)()",
+    ));
+    let engine = load_probe(&p).expect("the package loads");
+    let first = play_out(&engine).expect("a game plays");
+    let err = engine.check_scripts().unwrap_err().0;
+    assert!(err.contains(".count was changed during a game"), "{err}");
+    // Undone: the next game starts from the state the package loaded in.
+    let second = play_out(&engine).expect("a game plays");
+    assert_eq!(second.result, first.result);
+    // A simulation that meets it fails, rather than report games that
+    // depended on each other.
+    let e = simulate(&p, 2).unwrap_err();
+    assert!(e.contains("was changed during a game"), "{e}");
+}
+
+#[test]
+fn a_coroutine_made_while_loading_is_refused() {
+    let p = probe(&probe_rules(
+        "local worker = coroutine.wrap(function() while true do coroutine.yield(1) end end)\n\
+         rules.steps = { coroutine.create(function() end) }",
+        "worker()",
+    ));
+    let err = load_probe(&p).err().expect("the package is refused");
+    assert!(
+        err.contains("rules.steps[1] is a coroutine made while the package loads"),
+        "{err}"
+    );
+}
+
+#[test]
+fn api_tables_cannot_be_changed_by_rawset_or_metatable_tricks() {
+    for (trick, says) in [
+        ("rawset(pieces, 'at', nil)", "cannot set field \"at\""),
+        ("pieces.at = print", "cannot set field \"at\""),
+        ("setmetatable(vars, {})", "protected metatable"),
+        ("getmetatable(dice).__index = {}", "attempt to index"),
+        ("rawset(_G, 'vars', {})", "cannot set global \"vars\""),
+        ("string.find = nil", "cannot set field \"find\""),
+        ("rawset(rules, 'x', 1)", "cannot set field \"x\""),
+    ] {
+        let p = probe(&probe_rules(
+            "",
+            &format!("(function() {trick} return 1 end)()"),
+        ));
+        let engine = load_probe(&p).expect("the package loads");
+        let err = play_out(&engine).unwrap_err();
+        assert!(err.contains(says), "{trick}: {err}");
+        // Nothing changed: an honest game still plays.
+        let honest = probe(&probe_rules("", "1"));
+        assert!(play_out(&load_probe(&honest).unwrap()).is_ok());
+    }
+}
+
+/// Arguments no API function expects: metatables that call the API back,
+/// cycles, huge and NaN numbers, wrong types.
+const HOSTILE_ARGUMENTS: &str = "
+local reentrant = setmetatable({}, {
+  __index = function(t, k) vars.set('x', 1) return pieces.at('reserve') end,
+  __len = function() return game.ply() end,
+  __tostring = function() return vars.get('x') end,
+})
+local cycle = {}
+cycle.self = cycle
+return {
+  reentrant, cycle, 0 / 0, math.huge, -math.huge, math.maxinteger, math.mininteger,
+  2^63, -1, 0, 1e308, '', string.rep('x', 10000), '\\0\\255', true, false,
+  print, coroutine.create(function() end), {}, { 1, 2, 3 }, 'reserve', 'one',
+}
+";
+
+#[test]
+fn no_api_function_panics_whatever_its_arguments() {
+    let caller = format!(
+        "local function try_all()\n\
+           local hostile = (function() {HOSTILE_ARGUMENTS} end)()\n\
+           local calls = 0\n\
+           for _, area in ipairs {{ 'board', 'pieces', 'dice', 'game', 'vars', 'math' }} do\n\
+             for name, f in pairs(_ENV[area]) do\n\
+               if type(f) == 'function' and name ~= 'finish' then\n\
+                 for i, a in ipairs(hostile) do\n\
+                   pcall(f, a)\n\
+                   for j = 1, #hostile, 3 do\n\
+                     pcall(f, hostile[j], a, hostile[i % #hostile + 1])\n\
+                     calls = calls + 1\n\
+                   end\n\
+                 end\n\
+               end\n\
+             end\n\
+           end\n\
+           return calls\n\
+         end"
+    );
+    let p = probe(&probe_rules(&caller, "try_all()"));
+    let engine = load_probe(&p).expect("the package loads");
+    let state = play_out(&engine).expect("every call returned or raised a Lua error");
+    assert!(
+        state.result.unwrap().scores[0] > 1000,
+        "the calls were made"
+    );
+}
+
+#[test]
+fn an_api_call_from_a_metamethod_inside_an_api_call_is_a_lua_error_or_works() {
+    let p = probe(&probe_rules(
+        "local filter = setmetatable({}, { __index = function(_, k)\n\
+           if k == 'owner' then vars.set('seen', true) return 'one' end end })",
+        "(function() local ok = pcall(pieces.list, filter) assert(ok) return 1 end)()",
+    ));
+    let engine = load_probe(&p).expect("the package loads");
+    play_out(&engine).expect("a metamethod may call the API while its arguments are read");
+}
+
+#[test]
+fn pieces_never_wrap_past_the_id_range() {
+    let p = probe(&probe_rules(
+        "",
+        "(function()\n\
+           local ok, err = pcall(function() for i = 1, 70000 do pieces.create('x', nil, 'reserve') end end)\n\
+           assert(not ok and tostring(err):find('at most 65535 pieces'), tostring(err))\n\
+           return #pieces.all()\n\
+         end)()",
+    ));
+    let game = fs::read_to_string(format!("{}/game.yaml", p.root)).unwrap();
+    fs::write(
+        format!("{}/game.yaml", p.root),
+        game.replace("phases:", "pieces:\n  kinds:\n    x: { count: 0 }\nphases:"),
+    )
+    .unwrap();
+    let engine = load_probe(&p).expect("the package loads");
+    let state = play_out(&engine).expect("the rules catch the error");
+    assert_eq!(state.result.unwrap().scores[0], 65535);
+}
+
+#[test]
+fn what_scripts_keep_in_the_kernel_is_bounded() {
+    let p = probe(&probe_rules(
+        "",
+        "(function()\n\
+           local big = string.rep('x', 1024 * 1024)\n\
+           local ok, err = pcall(function() for i = 1, 64 do vars.set('v' .. i, big) end end)\n\
+           assert(not ok and tostring(err):find('would take more than'), tostring(err))\n\
+           return 1\n\
+         end)()",
+    ));
+    let engine = load_probe(&p).expect("the package loads");
+    play_out(&engine).expect("the rules catch the error");
+}
+
+#[test]
+fn dice_tables_are_read_natively_with_clamping() {
+    let p = probe(&probe_rules(
+        "",
+        "(function()\n\
+           local row, read = dice.on('coin', 'hostile', -100)\n\
+           assert(row.result == 'low' and read == 1)\n\
+           row, read = dice.on('coin', 'lucky', 100)\n\
+           assert(row.result == 'high' and read == 6)\n\
+           assert(not pcall(dice.on, 'nothing'))\n\
+           return 1\n\
+         end)()",
+    ));
+    let engine = load_probe(&p).expect("the package loads");
+    play_out(&engine).expect("dice.on reads the rows");
+}
