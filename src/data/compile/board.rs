@@ -41,17 +41,9 @@ impl Compiler<'_> {
             .chain(b.spaces.iter().map(|s| s.kind.as_str()))
             .chain(b.terrain.values().map(String::as_str));
         let one_kind = self.too_many_kinds("board.spaces", "space", space_kinds);
-        let room = MAX_SPACES - board.len();
-        if b.spaces.len() > room {
-            self.err_at(
-                "board.spaces",
-                format!(
-                    "{} spaces on the board: at most {MAX_SPACES}",
-                    board.len() + b.spaces.len()
-                ),
-            );
-        }
-        for (i, s) in b.spaces.iter().take(room).enumerate() {
+        let declared = board.len() + b.spaces.len();
+        let fit = self.fit("board.spaces", "spaces on the board", declared, MAX_SPACES);
+        for (i, s) in b.spaces.iter().take(fit - board.len()).enumerate() {
             if board.find(&s.name).is_some() {
                 self.err_at(
                     &format!("board.spaces.{i}.name"),
@@ -115,15 +107,10 @@ impl Compiler<'_> {
     }
 
     pub(super) fn zones(&mut self, file: &GameFile, game: &Game) -> Vec<Zone> {
-        if file.zones.len() > MAX_ZONES {
-            self.err_at(
-                "zones",
-                format!("{} zones: at most {MAX_ZONES}", file.zones.len()),
-            );
-        }
+        let fit = self.fit("zones", "zones", file.zones.len(), MAX_ZONES);
         let ranks = ranks_by_player(game);
         let mut zones = Vec::new();
-        for (name, z) in file.zones.iter().take(MAX_ZONES) {
+        for (name, z) in file.zones.iter().take(fit) {
             let mut wanted = [false; 256];
             for &r in &z.ranks {
                 wanted[usize::from(r)] = r > 0;

@@ -20,11 +20,16 @@ use crate::data::locate::Outline;
 use crate::data::schema::MAX_PROBLEMS;
 use crate::kernel::game::*;
 use crate::kernel::piece::{BUILTIN_POOLS, KindId, Location, MAX_PLAYERS, PlayerId, RESERVE};
+use crate::untrusted::echo;
 use names::Names;
 use std::collections::{HashMap, HashSet};
 
 /// The most pieces a game may hold (piece ids are 16-bit).
 const MAX_PIECES: usize = u16::MAX as usize - 1;
+
+/// The most piece kinds, and the most phases (their ids are 16-bit).
+const MAX_KINDS: usize = u16::MAX as usize;
+const MAX_PHASES: usize = u16::MAX as usize;
 
 /// Compiles a game file. `path` names the file in errors; `enabled` lists
 /// the optional rules switched on.
@@ -77,9 +82,11 @@ pub fn compile(
         phases: Names::exact(file.phases.keys().map(String::as_str)),
     };
     game.start = c.start_pieces(file, &game, &names);
+    let phases = c.fit("phases", "phases", file.phases.len(), MAX_PHASES);
     game.phases = file
         .phases
         .iter()
+        .take(phases)
         .map(|(name, p)| Phase {
             name: name.clone(),
             kind: c.phase(file, name, p, &game, &names),
@@ -89,7 +96,8 @@ pub fn compile(
         .flow
         .iter()
         .filter_map(|r| {
-            let found = names.phases.get(&r.value).map(|i| i as u16);
+            let found = names.phases.get(&r.value).filter(|&i| i < phases);
+            let found = found.map(|i| i as u16);
             c.lookup(r, "phase", found, file.phases.keys().map(String::as_str))
         })
         .collect();
@@ -144,6 +152,17 @@ impl Compiler<'_> {
         }
     }
 
+    /// How many of the `count` things a file declares get an id, when ids
+    /// are numbers below `max` (a byte or 16 bits): reports it when the
+    /// file declares more, so that none gets an id that wraps onto
+    /// another's (space 65,536 would be space 0 again).
+    fn fit(&mut self, path: &str, what: &str, count: usize, max: usize) -> usize {
+        if count > max {
+            self.err_at(path, format!("{count} {what}: at most {max}"));
+        }
+        count.min(max)
+    }
+
     fn err(&mut self, message: impl Into<String>) {
         let message = message.into();
         self.report(|c| DataError::new(c.path, message));
@@ -171,7 +190,7 @@ impl Compiler<'_> {
         if found.is_none() {
             self.report(|c| {
                 let hint = suggest(&r.value, known);
-                let message = format!("unknown {what} '{}': {hint}", r.value);
+                let message = format!("unknown {what} '{}': {hint}", echo(&r.value));
                 DataError::at(c.path, r, message)
             });
         }
@@ -246,15 +265,10 @@ impl Compiler<'_> {
 
     fn kinds(&mut self, file: &GameFile) -> Vec<KindDef> {
         let kinds = &file.pieces.kinds;
-        if kinds.len() > usize::from(u16::MAX) {
-            self.err_at(
-                "pieces.kinds",
-                format!("{} piece kinds: at most {}", kinds.len(), u16::MAX),
-            );
-        }
+        let fit = self.fit("pieces.kinds", "piece kinds", kinds.len(), MAX_KINDS);
         kinds
             .iter()
-            .take(usize::from(u16::MAX))
+            .take(fit)
             .map(|(name, k)| KindDef {
                 name: name.clone(),
                 short: k
@@ -269,16 +283,11 @@ impl Compiler<'_> {
 
     fn pools(&mut self, file: &GameFile) -> Vec<String> {
         let max = usize::from(u8::MAX) + 1 - BUILTIN_POOLS.len();
-        if file.pools.len() > max {
-            self.err_at(
-                "pools",
-                format!("{} pools: at most {max}", file.pools.len()),
-            );
-        }
+        let fit = self.fit("pools", "pools", file.pools.len(), max);
         BUILTIN_POOLS
             .iter()
             .map(|s| s.to_string())
-            .chain(file.pools.iter().take(max).cloned())
+            .chain(file.pools.iter().take(fit).cloned())
             .collect()
     }
 
@@ -398,7 +407,7 @@ impl Compiler<'_> {
         for id in enabled {
             if !ids.contains_key(id.as_str()) {
                 let hint = suggest(id, file.options.iter().map(|o| o.id.as_str()));
-                self.err(format!("unknown optional rule '{id}': {hint}"));
+                self.err(format!("unknown optional rule '{}': {hint}", echo(id)));
             }
         }
         let enabled: HashSet<&str> = enabled.iter().map(String::as_str).collect();

@@ -156,6 +156,18 @@ impl Compiler<'_> {
         let Some((widest, space)) = board.ids().map(|s| (board.edges(s).len(), s)).max() else {
             return true;
         };
+        if widest > usize::from(u16::MAX) {
+            // A space's movement list counts its entries in 16 bits.
+            self.err_at(
+                "board.connections",
+                format!(
+                    "space '{}' has {widest} connections: at most {}",
+                    board.name(space),
+                    u16::MAX
+                ),
+            );
+            return false;
+        }
         let entries = widest * board.len() * game.players.len() * patterns;
         if entries <= MAX_REACH_ENTRIES {
             return true;
