@@ -7,6 +7,7 @@ use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Serialize, Serializer};
 use serde_json::Value as Json;
 use serde_saphyr::{Location, Spanned};
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -27,9 +28,19 @@ pub struct Outline {
 
 #[derive(Clone, Debug, PartialEq)]
 enum Node {
-    Map(Vec<Entry>),
+    Map(Map),
     Seq(Vec<Spanned<Node>>),
     Leaf(Json),
+}
+
+/// A mapping's entries in the order written, with an index by key: errors
+/// are placed one lookup each, and a file may hold a map of tens of
+/// thousands of keys with an error at each.
+#[derive(Clone, Debug, PartialEq)]
+struct Map {
+    entries: Vec<Entry>,
+    /// Each key's first entry.
+    index: HashMap<String, usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -156,9 +167,10 @@ pub fn place_in(
 /// was written.
 fn child<'n>(node: &'n Spanned<Node>, key: &str) -> Option<(&'n Spanned<Node>, Option<Location>)> {
     match &node.value {
-        Node::Map(entries) => entries
-            .iter()
-            .find(|e| e.key == key)
+        Node::Map(map) => map
+            .index
+            .get(key)
+            .map(|&i| &map.entries[i])
             .map(|e| (&e.value, Some(e.key_at))),
         Node::Seq(items) => key
             .parse::<usize>()
@@ -179,8 +191,8 @@ fn position(at: Location) -> Option<(u64, u64)> {
 
 fn json_of(node: &Node) -> Json {
     match node {
-        Node::Map(entries) => Json::Object(
-            entries
+        Node::Map(map) => Json::Object(
+            map.entries
                 .iter()
                 .map(|e| (e.key.clone(), json_of(&e.value.value)))
                 .collect(),
@@ -227,18 +239,20 @@ impl<'de> Visitor<'de> for NodeVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
         let mut entries = Vec::new();
+        let mut index = HashMap::new();
         while let Some(key) = map.next_key::<Spanned<Json>>()? {
             let name = match key.value {
                 Json::String(s) => s,
                 other => other.to_string(),
             };
+            index.entry(name.clone()).or_insert(entries.len());
             entries.push(Entry {
                 key: name,
                 key_at: key.referenced,
                 value: map.next_value()?,
             });
         }
-        Ok(Node::Map(entries))
+        Ok(Node::Map(Map { entries, index }))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
