@@ -13,6 +13,7 @@ use crate::data::scenario::{Scenario, apply_overrides};
 use crate::kernel::engine::Engine;
 use crate::script::host::LuaRules;
 use crate::script::limits::Limits;
+use crate::untrusted::echo;
 use std::collections::HashSet;
 use std::rc::Rc;
 
@@ -141,7 +142,8 @@ fn check_options(
         .filter(|id| !known.contains(id.as_str()))
         .map(|id| {
             let message = format!(
-                "unknown optional rule '{id}': {}",
+                "unknown optional rule '{}': {}",
+                echo(id),
                 suggest(id, file.options.iter().map(|o| o.id.as_str()))
             );
             let written = scenario.and_then(|s| s.options_at.iter().find(|w| &w.value == id));

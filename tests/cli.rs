@@ -27,14 +27,19 @@ fn repo() -> PathBuf {
 /// Runs the binary from the repository's root, so it finds `rules/` and
 /// `scenarios/` there, whatever the caller's environment says.
 fn portolan(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_portolan"))
+    binary(args).output().expect("the binary runs")
+}
+
+/// The command [`portolan`] runs, to give it other standard streams.
+fn binary(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_portolan"));
+    command
         .args(args)
         .current_dir(repo())
         .env_remove("PORTOLAN_RULES")
         .env_remove("PORTOLAN_SCENARIOS")
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs")
+        .env("NO_COLOR", "1");
+    command
 }
 
 fn stdout(o: &Output) -> String {
@@ -812,6 +817,57 @@ fn option_flags_switch_rules_on_and_off() {
         serde_json::json!([]),
         "the scenario's option is off"
     );
+}
+
+// ---------------------------------------------------------------- output
+
+/// `portolan list | head -1`: the reader is gone before anything is
+/// written. Each command ends quietly: no panic, no error, exit 0.
+#[test]
+fn output_to_a_closed_pipe_ends_quietly() {
+    let commands: [&[&str]; 3] = [
+        &["list"],
+        &["check", "med-convoy"],
+        &["simulate", "med-convoy", "--games", "2", "--format", "json"],
+    ];
+    for args in commands {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let o = binary(args).stdout(writer).output().unwrap();
+        assert_success(&o);
+        assert!(o.stderr.is_empty(), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn text_from_a_package_reaches_the_terminal_escaped() {
+    let copy = PackageCopy::new();
+    copy.replace(
+        "game.yaml",
+        "title: Mediterranean Convoy",
+        "title: \"Convoy\\e[2J\\a\"",
+    );
+    let rules = copy.root.parent().unwrap().to_str().unwrap();
+    let o = portolan(&["--rules", rules, "list"]);
+    assert_success(&o);
+    let out = stdout(&o);
+    assert!(!out.contains(['\u{1b}', '\u{7}']), "{out:?}");
+    assert!(out.contains("Convoy\\u001b[2J\\u0007"), "{out}");
+}
+
+#[test]
+fn a_huge_wrong_value_is_echoed_cut() {
+    let huge = format!("{}\u{1b}", "x".repeat(100_000));
+    let o = portolan(&["simulate", "med-convoy", "--option", &huge]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.contains("unknown optional rule 'xxx"),
+        "{}",
+        &err[..200]
+    );
+    assert!(err.len() < 10_000, "{} bytes echoed", err.len());
+    assert!(!err.contains('\u{1b}'));
 }
 
 // ---------------------------------------------------------------- play
