@@ -207,10 +207,62 @@ impl MessageFormatter for Wording<'_> {
                 "the file is too large: more than {} YAML values, keys and list items",
                 nodes - 1
             ),
-            other => return UserMessageFormatter.format_message(other),
+            other => {
+                let said = UserMessageFormatter.format_message(other);
+                match syntax_hint(&said) {
+                    Some(hint) => format!("{said}: {hint}"),
+                    None => return said,
+                }
+            }
         };
         Cow::Owned(owned)
     }
+}
+
+/// What to do about a YAML syntax error, from the parser's words: they
+/// say what the parser met, not what the writer most likely did.
+fn syntax_hint(said: &str) -> Option<&'static str> {
+    let said = said.to_ascii_lowercase();
+    let hints: [(&[&str], &str); 6] = [
+        (
+            &["tab"],
+            "indent with spaces; YAML does not allow tabs in indentation",
+        ),
+        (
+            &["mapping values are not allowed"],
+            "check this line's indentation against the lines above, or put quotes around a value that holds ': '",
+        ),
+        (
+            &[
+                "did not find expected key",
+                "block mapping",
+                "block sequence",
+            ],
+            "check the indentation: the keys of one mapping, and the '-' items of one list, line up",
+        ),
+        (
+            &["quoted scalar", "quoted string"],
+            "a quoted text is not closed: check its closing quote, on this line or above",
+        ),
+        (
+            &[
+                "flow sequence",
+                "flow mapping",
+                "':' indicator",
+                "',' or ']'",
+                "',' or '}'",
+            ],
+            "a '[' or '{' above may be missing its ']' or '}'; put quotes around a text that holds ':', ',' or brackets",
+        ),
+        (
+            &["cannot start any token"],
+            "put quotes around a value that starts with a character such as '@' or '`'",
+        ),
+    ];
+    hints
+        .into_iter()
+        .find(|(signs, _)| signs.iter().any(|s| said.contains(s)))
+        .map(|(_, hint)| hint)
 }
 
 #[cfg(test)]
@@ -248,6 +300,19 @@ mod tests {
                 "g/game.yaml:12:1: unknown key 'bar': did you mean 'board'? (allowed here: id, title, summary, players, first_player, board, pieces, pools, zones, phases, flow, victory, tables, options, scripts, vars, max_plies)",
             ]
         );
+    }
+
+    #[test]
+    fn a_syntax_error_says_what_to_do() {
+        for (text, hint) in [
+            ("id: g\n\ttitle: G\n", "indent with spaces"),
+            ("id: g\nflow: [a, b\nphases: {}\n", "may be missing its ']'"),
+            ("id: g\ntitle: \"G\n", "a quoted text is not closed"),
+            ("id: g\n  title: G\n", "check this line's indentation"),
+        ] {
+            let got = errors(text);
+            assert!(got.iter().any(|e| e.contains(hint)), "{text:?}: {got:?}");
+        }
     }
 
     #[test]
