@@ -6,6 +6,8 @@ pub mod data;
 pub mod files;
 pub mod kernel;
 pub mod load;
+pub mod output;
 pub mod repl;
 pub mod script;
 pub mod sim;
+pub mod untrusted;
