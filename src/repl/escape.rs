@@ -1,13 +1,11 @@
 //! Text from outside the program reaches the user's terminal: commands
 //! typed or read from a file, names and log lines from a rules package
-//! someone else wrote, script errors, save files. A control character in
-//! it could move the cursor, clear the screen, retitle the window or write
-//! to the clipboard, and a very long string could bury the screen. So every
-//! reply is passed through [`for_terminal`], which shows control characters
-//! as escapes, and text echoed back to the user is shortened by [`quote`].
-//!
-//! (A shared helper for this is planned in `data::error`; until it lands,
-//! the REPL keeps its own.)
+//! someone else wrote, script errors, save files. Every reply is passed
+//! through [`for_terminal`], which escapes what could drive the terminal
+//! (with [`crate::untrusted::escape`]) but lets the REPL's own colours
+//! through, and text echoed back to the user is shortened by [`quote`].
+
+use crate::untrusted::escape;
 
 /// How much of a user's input an error message repeats.
 const QUOTED_CHARS: usize = 60;
@@ -18,26 +16,21 @@ pub const ERROR_CHARS: usize = 2000;
 /// Text made safe to print: line breaks and tabs stay, the REPL's own
 /// colour codes stay when `colour` is on, every other control character
 /// (and the Unicode marks that reorder text) is written as an escape such
-/// as `\u{1b}`.
+/// as `\u001b`.
 pub fn for_terminal(text: &str, colour: bool) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(c) = rest.chars().next() {
-        if c == '\x1b'
-            && colour
-            && let Some(len) = own_colour_code(rest)
-        {
-            out.push_str(&rest[..len]);
-            rest = &rest[len..];
-            continue;
-        }
-        if c != '\n' && c != '\t' && (c.is_control() || reorders_text(c)) {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-        rest = &rest[c.len_utf8()..];
+    while let Some(at) = rest.find('\x1b') {
+        out.push_str(&escape(&rest[..at]));
+        rest = &rest[at..];
+        let (len, text) = match own_colour_code(rest).filter(|_| colour) {
+            Some(len) => (len, &rest[..len]),
+            None => (1, "\\u001b"),
+        };
+        out.push_str(text);
+        rest = &rest[len..];
     }
+    out.push_str(&escape(rest));
     out
 }
 
@@ -76,12 +69,6 @@ fn own_colour_code(text: &str) -> Option<usize> {
     crate::repl::render::is_own_colour(&params[..end]).then_some(2 + end + 1)
 }
 
-/// Bidirectional embeddings, overrides and isolates: invisible, they make a
-/// terminal show text in another order than it is written.
-fn reorders_text(c: char) -> bool {
-    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,11 +77,11 @@ mod tests {
     fn control_characters_are_shown_as_escapes() {
         assert_eq!(
             for_terminal("a\x1b]52;c;aGk=\x07b\r\n", false),
-            "a\\u{1b}]52;c;aGk=\\u{7}b\\r\n"
+            "a\\u001b]52;c;aGk=\\u0007b\\r\n"
         );
         assert_eq!(
             for_terminal("x\u{202e}y\u{9b}2J", false),
-            "x\\u{202e}y\\u{9b}2J"
+            "x\\u202ey\\u009b2J"
         );
     }
 
@@ -102,9 +89,9 @@ mod tests {
     fn only_the_repls_own_colours_pass_and_only_in_colour() {
         let ours = "\x1b[34;1mbD\x1b[0m";
         assert_eq!(for_terminal(ours, true), ours);
-        assert_eq!(for_terminal(ours, false), "\\u{1b}[34;1mbD\\u{1b}[0m");
-        assert_eq!(for_terminal("\x1b[8mhidden", true), "\\u{1b}[8mhidden");
-        assert_eq!(for_terminal("\x1b[2J", true), "\\u{1b}[2J");
+        assert_eq!(for_terminal(ours, false), "\\u001b[34;1mbD\\u001b[0m");
+        assert_eq!(for_terminal("\x1b[8mhidden", true), "\\u001b[8mhidden");
+        assert_eq!(for_terminal("\x1b[2J", true), "\\u001b[2J");
     }
 
     #[test]
