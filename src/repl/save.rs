@@ -172,9 +172,9 @@ pub fn load_game(s: &mut Session, arg: &str) -> Result<String, String> {
     }
     for seat in &seats {
         if let Seat::Bot(b) = seat
-            && !crate::bots::BOT_NAMES.contains(&b.as_str())
+            && let Err(e) = crate::bots::Spec::parse(b)
         {
-            return Err(fail(format!("seat played by an unknown bot '{b}'")));
+            return Err(fail(format!("a seat is played by an unknown bot: {e}")));
         }
     }
     // Everything checked: now the session changes.
