@@ -7,5 +7,6 @@ pub mod files;
 pub mod kernel;
 pub mod load;
 pub mod repl;
+pub mod replay;
 pub mod script;
 pub mod sim;

@@ -52,6 +52,13 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         commands: Option<PathBuf>,
     },
+    /// Replay saved games under the current rules: names the first action
+    /// of each that is now illegal, fails, or leads to another position;
+    /// exits non-zero if any diverges.
+    Replay {
+        /// A save file, or a folder of saves (.json), one line each.
+        save: PathBuf,
+    },
     /// Play games between random bots and report the results.
     Simulate {
         target: String,
@@ -119,6 +126,12 @@ fn main() -> ExitCode {
                 commands.as_deref(),
             )
         }),
+        Some(Command::Replay { save }) => portolan::replay::saves::replay_saves(&catalog, &save)
+            .and_then(|(lines, same)| {
+                print!("{lines}");
+                same.then_some(())
+                    .ok_or_else(|| "some saves no longer replay the same".to_string())
+            }),
         Some(Command::Simulate {
             target,
             game,

@@ -4,7 +4,7 @@
 //!
 //! Modules, by concern: `session` (the game, seats, lines of play),
 //! `commands` (the table and dispatch), `play` (actions, undo), `branches`
-//! (forks), `save`, `reload`, `replay` (what those two are built on),
+//! (forks), `save`, `reload` (both built on the crate's `replay`),
 //! `setup` (options, scenarios, seats, views), `show` (details, log,
 //! sheet), `odds`, `render` and `narrate` (the board and events in words),
 //! `complete` (the line editor's helper).
@@ -17,7 +17,8 @@ pub mod odds;
 pub mod play;
 pub mod reload;
 pub mod render;
-pub mod replay;
+/// The replay core, shared with `portolan replay`.
+pub use crate::replay;
 pub mod save;
 mod screen;
 pub mod session;

@@ -53,6 +53,11 @@ pub struct SaveFile {
     pub viewer: Option<String>,
     /// Every action, in notation, from the start.
     pub actions: Vec<String>,
+    /// The position hash after each action, in hex: `portolan replay`
+    /// compares them to tell an action that now leads elsewhere. (Older
+    /// saves have none; only illegal or failing actions show then.)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub positions: Vec<String>,
 }
 
 /// The fingerprint of a package: its files' paths and contents, hashed.
@@ -112,6 +117,7 @@ fn save_file(s: &Session) -> Result<SaveFile, String> {
             .collect(),
         viewer,
         actions: replay::notations(&steps),
+        positions: steps.iter().map(|s| format!("{:016x}", s.hash)).collect(),
     })
 }
 
