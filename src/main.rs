@@ -41,7 +41,8 @@ enum Command {
         target: String,
         #[command(flatten)]
         game: GameArgs,
-        /// Who plays a seat: PLAYER=human or PLAYER=random (repeatable).
+        /// Who plays a seat: PLAYER=human or PLAYER=BOT, BOT one of random,
+        /// greedy, ismcts:ITERATIONS, ismcts:MSms (repeatable).
         /// By default the first player is human and the others random;
         /// two human seats play hot-seat.
         #[arg(long = "seat", value_name = "PLAYER=WHO")]
@@ -167,9 +168,11 @@ fn parse_seats(seats: &[String]) -> Result<Vec<(String, Seat)>, String> {
     seats
         .iter()
         .map(|s| {
-            let (player, who) = s
-                .split_once('=')
-                .ok_or_else(|| format!("--seat {s}: write PLAYER=human or PLAYER=random"))?;
+            let (player, who) = s.split_once('=').ok_or_else(|| {
+                format!(
+                    "--seat {s}: write PLAYER=human or PLAYER=BOT (random, greedy, ismcts:1000)"
+                )
+            })?;
             Ok((player.to_string(), Seat::parse(who)))
         })
         .collect()

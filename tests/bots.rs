@@ -252,3 +252,30 @@ fn bad_specs_are_refused_with_the_valid_forms() {
     let e = bots::make("ismcts:lots", 1).err().expect("an error");
     assert!(e.contains("ismcts:2000") && e.contains("greedy"), "{e}");
 }
+
+#[test]
+fn the_repl_seats_bots_by_spec() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_portolan"))
+        .args(["play", "med-convoy", "--seed", "3"])
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(b"seat red minimax\nseat red ismcts:30\nseat blue greedy\n")?;
+            child.wait_with_output()
+        })
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("bad bot 'minimax': no such bot"), "{text}");
+    assert!(text.contains("seats: blue human, red ismcts:30"), "{text}");
+    assert!(
+        text.contains("game over"),
+        "two bots play to the end: {text}"
+    );
+}
