@@ -1,5 +1,7 @@
 //! `portolan replay`: saved games replayed under the current rules, from
-//! the command line, one line per save, non-zero when one diverges.
+//! the command line, one line per save: on standard output when all
+//! replay the same, else on standard error with a non-zero exit (like
+//! `check`).
 
 // Only some of the package helpers are needed here.
 #[allow(dead_code)]
@@ -121,7 +123,7 @@ fn a_broken_save_is_one_diverged_line_among_the_others() {
         &["replay", saves.path().to_str().unwrap()],
         "",
     );
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     let lines: Vec<_> = text.lines().collect();
     assert!(

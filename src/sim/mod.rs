@@ -68,13 +68,21 @@ pub struct Run {
     pub bots: Vec<String>,
 }
 
+impl Run {
+    /// The threads a run plays on: as many as asked, but at least one,
+    /// at most 64, and no more than there are games.
+    pub fn threads_used(&self) -> usize {
+        self.threads.clamp(1, 64).min(self.games.max(1) as usize)
+    }
+}
+
 /// Plays a run. `make_engine` builds an engine for each thread.
 pub fn run<F>(make_engine: F, run: &Run) -> Result<(Vec<GameResult>, f64), String>
 where
     F: Fn() -> Result<Engine, String> + Sync,
 {
     let start = Instant::now();
-    let threads = run.threads.clamp(1, 64).min(run.games.max(1) as usize);
+    let threads = run.threads_used();
     let chunks: Vec<Result<Vec<(u64, GameResult)>, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
