@@ -98,7 +98,7 @@ fn a_changed_attack_table_names_the_first_action_that_diverges() {
         &["replay", save.to_str().unwrap()],
         "",
     );
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{text}");
     assert!(text.starts_with("diverged"), "{text}");
     assert!(
