@@ -279,3 +279,18 @@ fn the_repl_seats_bots_by_spec() {
         "two bots play to the end: {text}"
     );
 }
+
+#[test]
+fn a_time_budget_bounds_a_decision() {
+    let e = engine(&[]);
+    let state = convoy_midgame(&e, 30);
+    let seat = e.to_move(&state).expect("the game goes on");
+    let mut legal = Vec::new();
+    e.legal_actions(&state, &mut legal);
+    let mut bot = bots::make("ismcts:50ms", 1).unwrap();
+    let clock = std::time::Instant::now();
+    let pick = bot.choose(&Sight::new(&e, &state, seat), &legal).unwrap();
+    assert!(pick < legal.len());
+    // One playout past the budget at most, with room for a loaded machine.
+    assert!(clock.elapsed() < std::time::Duration::from_millis(1000));
+}
