@@ -8,6 +8,7 @@ pub mod kernel;
 pub mod load;
 pub mod output;
 pub mod repl;
+pub mod replay;
 pub mod script;
 pub mod sim;
 pub mod untrusted;

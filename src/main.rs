@@ -42,7 +42,8 @@ enum Command {
         target: String,
         #[command(flatten)]
         game: GameArgs,
-        /// Who plays a seat: PLAYER=human or PLAYER=random (repeatable).
+        /// Who plays a seat: PLAYER=human or PLAYER=BOT, BOT one of random,
+        /// greedy, ismcts:ITERATIONS, ismcts:MSms (repeatable).
         /// By default the first player is human and the others random;
         /// two human seats play hot-seat.
         #[arg(long = "seat", value_name = "PLAYER=WHO", value_parser = cli::seat)]
@@ -53,6 +54,13 @@ enum Command {
         /// command failed.
         #[arg(long, value_name = "FILE")]
         commands: Option<PathBuf>,
+    },
+    /// Replay saved games under the current rules: names the first action
+    /// of each that is now illegal, fails, or leads to another position;
+    /// exits non-zero if any diverges.
+    Replay {
+        /// A save file, or a folder of saves (.json), one line each.
+        save: PathBuf,
     },
     /// Play games between random bots and report the results.
     Simulate {
@@ -121,6 +129,14 @@ fn main() -> ExitCode {
             commands.as_deref(),
         )
         .map(|()| String::new()),
+        Some(Command::Replay { save }) => portolan::replay::saves::replay_saves(&catalog, &save)
+            .and_then(|(lines, same)| {
+                if same {
+                    Ok(lines)
+                } else {
+                    Err(format!("{lines}some saves no longer replay the same"))
+                }
+            }),
         Some(Command::Simulate {
             target,
             game,

@@ -410,7 +410,7 @@ fn check_locates_a_scripted_phase_no_script_defines() {
 #[test]
 fn check_locates_a_script_file_not_in_the_package() {
     let copy = PackageCopy::new();
-    copy.replace("game.yaml", "scripts: [rules.lua]", "scripts: [rule.lua]");
+    copy.replace("game.yaml", "scripts: [rules.lua,", "scripts: [rule.lua,");
     assert_check_fails(&copy, &yaml_place(&copy, "rule.lua"), "'rule.lua'");
 }
 

@@ -147,7 +147,9 @@ pub fn first_divergence(engine: &Engine, t: &Tables, seed: u64) -> Option<String
                 player.0
             ));
         }
-        let pick = seats[player.0 as usize].choose(&Sight::new(engine, &state, player), &legal);
+        let pick = seats[player.0 as usize]
+            .choose(&Sight::new(engine, &state, player), &legal)
+            .expect("the random bot");
         let native_pick = native_seats[player.0 as usize].below(legal.len() as u32) as usize;
         if pick != native_pick {
             return Some(format!(

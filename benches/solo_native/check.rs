@@ -133,7 +133,9 @@ pub fn first_divergence(engine: &Engine, t: &Tables, seed: u64) -> Option<String
         }
         let Some(choices) = our_choices else { break };
         engine.legal_actions(&state, &mut legal);
-        let pick = bot.choose(&Sight::new(engine, &state, seat), &legal);
+        let pick = bot
+            .choose(&Sight::new(engine, &state, seat), &legal)
+            .expect("the random bot");
         let our_pick = our_bot.below(choices.len() as u32);
         if pick != our_pick as usize {
             let what = [format!("picks: engine {pick}, native {our_pick}")];

@@ -1,18 +1,30 @@
 //! Bots: seats played by the machine.
 //!
-//! A bot is handed a [`Sight`], not the game state: the only way to look at
-//! the game through it is the view for the bot's own seat, so a bot cannot
-//! read a face its seat may not see (DESIGN principle 6). A bot has its own
-//! random stream, separate from the game's dice, so a game's log replays
-//! the same whichever seats were bots.
+//! A bot is handed a [`Sight`], not the game state: the game as its seat
+//! sees it, and samples of the full states its seat could be in
+//! ([`Sight::sample`]), so a bot cannot read a face its seat may not see
+//! (DESIGN principle 6). A bot has its own random stream, separate from the
+//! game's dice, so a game's log replays the same whichever seats were bots.
+//!
+//! Bots are made from specs (see [`spec`]): `random`, `greedy`,
+//! `ismcts:2000`, `ismcts:100ms`.
 
+mod greedy;
+mod ismcts;
 mod random;
+pub mod spec;
 
+pub use greedy::GreedyBot;
+pub use ismcts::IsmctsBot;
 pub use random::RandomBot;
+pub use spec::{Budget, Spec};
 
 use crate::kernel::action::Action;
+use crate::kernel::determinize;
 use crate::kernel::engine::Engine;
 use crate::kernel::piece::PlayerId;
+use crate::kernel::rng::GameRng;
+use crate::kernel::scripts::RulesError;
 use crate::kernel::state::GameState;
 use crate::kernel::view::{View, Viewer};
 
@@ -32,31 +44,62 @@ impl<'a> Sight<'a> {
         }
     }
 
+    /// The rules being played (they hold no game state).
+    pub fn engine(&self) -> &'a Engine {
+        self.engine
+    }
+
     /// The game as this seat sees it (built on demand: a bot that needs no
     /// look at the board pays nothing).
     pub fn view(&self) -> View {
         View::new(&self.engine.game, self.state, Viewer::Player(self.seat))
     }
+
+    /// A full state this seat could be in, drawn with the bot's `rng`:
+    /// hidden faces and future dice sampled (see `kernel::determinize`).
+    /// Searching bots play on these, never on the real game.
+    pub fn sample(&self, rng: &mut GameRng) -> GameState {
+        determinize::sample(&self.engine.game, self.state, self.seat, rng)
+    }
 }
 
 pub trait Bot {
     /// Picks one of the legal actions (by index); `legal` is never empty.
-    fn choose(&mut self, sight: &Sight, legal: &[Action]) -> usize;
+    /// Only a rule script can fail (a bot that asks the rules).
+    fn choose(&mut self, sight: &Sight, legal: &[Action]) -> Result<usize, RulesError>;
 }
 
-/// The bots a seat can be given, by name.
-pub const BOT_NAMES: &[&str] = &["random"];
-
-/// Makes a bot by name, with its own seed.
-pub fn make(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
-    match name {
-        "random" => Some(Box::new(RandomBot::new(seed))),
-        _ => None,
-    }
+/// Makes a bot from its spec (`random`, `greedy`, `ismcts:500`,
+/// `ismcts:100ms`), with its own seed; a bad spec is an error listing the
+/// valid forms.
+pub fn make(spec: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
+    Ok(match Spec::parse(spec)? {
+        Spec::Random => Box::new(RandomBot::new(seed)),
+        Spec::Greedy => Box::new(GreedyBot::new(seed)),
+        Spec::Ismcts(budget) => Box::new(IsmctsBot::new(budget, seed)),
+    })
 }
 
 /// The seed of a seat's bot in a game: derived from the game's seed, so a
 /// simulation is reproducible, but a different stream from the dice.
 pub fn seat_seed(game_seed: u64, seat: PlayerId) -> u64 {
     crate::kernel::hash::mix(game_seed ^ 0xB07_5EA7 ^ (u64::from(seat.0) << 56))
+}
+
+/// Runs `f` with the rules' narration off: a bot's lookahead is read by
+/// nobody, and the REPL's narrated engine would pay for it. Narration is
+/// put back as it was.
+fn quietly<R>(engine: &Engine, f: impl FnOnce() -> R) -> R {
+    struct Restore<'a>(&'a Engine);
+    impl Drop for Restore<'_> {
+        fn drop(&mut self) {
+            self.0.set_narration(true);
+        }
+    }
+    if !engine.narrating() {
+        return f();
+    }
+    engine.set_narration(false);
+    let _restore = Restore(engine);
+    f()
 }

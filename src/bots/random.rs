@@ -4,6 +4,7 @@
 use super::{Bot, Sight};
 use crate::kernel::action::Action;
 use crate::kernel::rng::GameRng;
+use crate::kernel::scripts::RulesError;
 
 pub struct RandomBot {
     rng: GameRng,
@@ -18,7 +19,7 @@ impl RandomBot {
 }
 
 impl Bot for RandomBot {
-    fn choose(&mut self, _sight: &Sight, legal: &[Action]) -> usize {
-        self.rng.below(legal.len() as u32) as usize
+    fn choose(&mut self, _sight: &Sight, legal: &[Action]) -> Result<usize, RulesError> {
+        Ok(self.rng.below(legal.len() as u32) as usize)
     }
 }

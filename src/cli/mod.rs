@@ -104,7 +104,7 @@ pub fn play(
 pub fn seat(value: &str) -> Result<(String, Seat), String> {
     let (player, who) = value.split_once('=').ok_or_else(|| {
         format!(
-            "--seat {}: write PLAYER=human or PLAYER=random",
+            "--seat {}: write PLAYER=human or PLAYER=BOT (random, greedy, ismcts:1000)",
             echo(value)
         )
     })?;

@@ -285,6 +285,22 @@ impl Engine {
         self.scripts.set_narration(on);
     }
 
+    /// Whether new games are narrated (see [`Engine::set_narration`]).
+    pub fn narrating(&self) -> bool {
+        self.narrated.get()
+    }
+
+    /// The rules' heuristic value of `state` for `player`
+    /// (`rules.evaluate`), or `None` when the rules have none. `state` is
+    /// a scratch copy the rules may change: bots pass determinized samples.
+    pub fn evaluate(
+        &self,
+        state: &mut GameState,
+        player: PlayerId,
+    ) -> Option<Result<f64, RulesError>> {
+        self.scripts.evaluate(state, self.game.player_id(player))
+    }
+
     /// Evaluates designer code against a copy of the state (REPL `lua`).
     pub fn lua_eval(&self, state: &GameState, code: &str) -> Result<String, RulesError> {
         self.scripts.eval(state, code)

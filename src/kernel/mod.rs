@@ -3,6 +3,7 @@
 //! scripts.
 pub mod action;
 pub mod board;
+pub mod determinize;
 pub mod dice;
 pub mod dice_table;
 pub mod engine;

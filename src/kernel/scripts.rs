@@ -76,6 +76,14 @@ pub trait Scripts {
             "this game has no scripts to evaluate code in".into(),
         ))
     }
+    /// The rules' heuristic value of a position for a player,
+    /// `rules.evaluate(player)` (higher is better), if the rules define
+    /// one. Bots call it only on a determinized sample of the game (see
+    /// `kernel::determinize`), never on the real state; the rules may
+    /// change `state`, which is the caller's scratch copy.
+    fn evaluate(&self, _state: &mut GameState, _player: &str) -> Option<Result<f64, RulesError>> {
+        None
+    }
     /// A text the rules write about the game: `rules.sheet(format)` (the
     /// game sheet) or `rules.status(player)` (a status block for the REPL),
     /// if the rules define that function. Runs on a copy of the state.

@@ -332,6 +332,12 @@ impl GameState {
         self.update(id, |p| set_var(&mut p.attrs, name, value));
     }
 
+    /// Replaces all of a piece's attributes (a determinized sample gives a
+    /// hidden piece its sampled kind's).
+    pub fn set_piece_attrs(&mut self, id: PieceId, attrs: Vars) {
+        self.update(id, |p| p.attrs = attrs);
+    }
+
     /// The hash of the position: pieces, variables, whose decision it is.
     /// The log, the RNG and the history are not part of a position.
     pub fn position_hash(&self) -> u64 {

@@ -138,9 +138,14 @@ pub const COMMANDS: &[Command] = &[
     ),
     cmd(
         "seat",
-        "seat PLAYER human|random",
-        "give a seat to a human or a bot",
-        &["seat red random", "seat red human"],
+        "seat PLAYER human|BOT",
+        "give a seat to a human or a bot: random, greedy, ismcts:ITERATIONS, ismcts:MSms",
+        &[
+            "seat red random",
+            "seat red ismcts:1000",
+            "seat red greedy",
+            "seat red human",
+        ],
     ),
     cmd(
         "view",

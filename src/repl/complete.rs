@@ -81,7 +81,7 @@ impl ReplHelper {
                 v
             }
             "seat" if before.is_empty() => w.players.clone(),
-            "seat" => fixed(&["human", "random"]),
+            "seat" => fixed(&["human", "random", "greedy", "ismcts:1000", "ismcts:100ms"]),
             "view" => w
                 .players
                 .iter()

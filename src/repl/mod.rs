@@ -6,7 +6,7 @@
 //! `line` (one line with its undo and redo, in memory linear in its
 //! length), `commands` (the table and dispatch), `play` (actions, undo),
 //! `explain` (why a line is no legal action), `branches` (forks),
-//! `save`, `reload`, `replay` (what those two are built on),
+//! `save`, `reload` (both built on the crate's `replay`),
 //! `setup` (options, scenarios, seats, views), `show` (details, log,
 //! sheet), `odds`, `render` and `narrate` (the board and events in words),
 //! `complete` (the line editor's helper), `confirm` (questions before
@@ -25,7 +25,8 @@ pub mod odds;
 pub mod play;
 pub mod reload;
 pub mod render;
-pub mod replay;
+/// The replay core, shared with `portolan replay`.
+pub use crate::replay;
 pub mod save;
 mod screen;
 pub mod session;

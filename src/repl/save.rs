@@ -53,6 +53,11 @@ pub struct SaveFile {
     pub viewer: Option<String>,
     /// Every action, in notation, from the start.
     pub actions: Vec<String>,
+    /// The position hash after each action, in hex: `portolan replay`
+    /// compares them to tell an action that now leads elsewhere. (Older
+    /// saves have none; only illegal or failing actions show then.)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub positions: Vec<String>,
 }
 
 /// The fingerprint of a package: its files' paths and contents, hashed.
@@ -112,6 +117,7 @@ fn save_file(s: &Session) -> Result<SaveFile, String> {
             .collect(),
         viewer,
         actions: replay::notations(&steps),
+        positions: steps.iter().map(|s| format!("{:016x}", s.hash)).collect(),
     })
 }
 
@@ -172,9 +178,9 @@ pub fn load_game(s: &mut Session, line: &str, arg: &str) -> Result<String, Strin
     }
     for seat in &seats {
         if let Seat::Bot(b) = seat
-            && !crate::bots::BOT_NAMES.contains(&b.as_str())
+            && let Err(e) = crate::bots::Spec::parse(b)
         {
-            return Err(fail(format!("seat played by an unknown bot '{b}'")));
+            return Err(fail(format!("a seat is played by an unknown bot: {e}")));
         }
     }
     // Everything checked: a save that cannot load is refused at once, and

@@ -187,14 +187,9 @@ impl Session {
             .enumerate()
             .map(|(i, s)| match s {
                 Seat::Human => Ok(None),
-                Seat::Bot(name) => bots::make(name, bots::seat_seed(self.seed, PlayerId(i as u8)))
-                    .map(Some)
-                    .ok_or_else(|| {
-                        format!(
-                            "no bot named '{name}' (bots: {}; or human)",
-                            bots::BOT_NAMES.join(", ")
-                        )
-                    }),
+                Seat::Bot(spec) => {
+                    bots::make(spec, bots::seat_seed(self.seed, PlayerId(i as u8))).map(Some)
+                }
             })
             .collect::<Result<_, _>>()?;
         self.seats = seats;
@@ -354,7 +349,9 @@ impl Session {
             };
             let engine = &self.loaded.engine;
             engine.legal_actions(self.line.state(), &mut legal);
-            let pick = bot.choose(&Sight::new(engine, self.line.state(), p), &legal);
+            let pick = bot
+                .choose(&Sight::new(engine, self.line.state(), p), &legal)
+                .map_err(|e| format!("a rule script failed during the bot's move: {e}"))?;
             let played = if record {
                 self.line.step(engine, legal[pick])
             } else {

@@ -132,7 +132,8 @@ pub fn seat(s: &mut Session, args: &str) -> Result<String, String> {
     let mut parts = args.split_whitespace();
     let (Some(player), Some(who)) = (parts.next(), parts.next()) else {
         return Err(format!(
-            "usage: seat PLAYER human|random (seats now: {})",
+            "usage: seat PLAYER human|BOT, BOT one of {} (seats now: {})",
+            crate::bots::spec::FORMS,
             s.seat_summary()
         ));
     };

@@ -46,6 +46,8 @@ struct Named {
     rules: HashMap<String, Function>,
     /// `(run, choose)` of each scripted phase, by phase index.
     phases: Vec<Option<(Function, Option<Function>)>>,
+    /// `rules.evaluate`, the optional heuristic the greedy bot asks.
+    evaluate: Option<Function>,
     /// The registry slots of the dice tables' rows, kept alive.
     _rows: Vec<RegistryKey>,
 }
@@ -240,6 +242,7 @@ impl LuaRules {
         let mut named = Named {
             rules: HashMap::new(),
             phases: vec![None; game.phases.len()],
+            evaluate: None,
             _rows: Vec::new(),
         };
         let mut errors = Vec::new();
@@ -292,6 +295,15 @@ impl LuaRules {
             e.at = outline.and_then(|o| o.find(path));
             errors.push(e);
         }
+        named.evaluate = self
+            .sandbox
+            .call(|lua| {
+                lua.globals()
+                    .get::<Table>("rules")?
+                    .get::<Option<Function>>("evaluate")
+            })
+            .ok()
+            .flatten();
         if errors.is_empty() {
             Ok(named)
         } else {
@@ -432,6 +444,16 @@ impl Scripts for LuaRules {
             None,
             || format!("rules.{function}"),
             |_| f.call::<String>(arg),
+        ))
+    }
+
+    fn evaluate(&self, state: &mut GameState, player: &str) -> Option<Result<f64, RulesError>> {
+        let f = self.named().ok()?.evaluate.as_ref()?;
+        Some(self.lend(
+            state,
+            None,
+            || "rules.evaluate".to_string(),
+            |_| f.call::<f64>(player),
         ))
     }
 

@@ -39,15 +39,14 @@ pub fn play_game(
                 .get(p)
                 .or(bot_names.last())
                 .map_or("random", String::as_str);
-            bots::make(name, bots::seat_seed(seed, PlayerId(p as u8)))
-                .ok_or_else(|| RulesError(format!("no bot named '{name}'")))
+            bots::make(name, bots::seat_seed(seed, PlayerId(p as u8))).map_err(RulesError)
         })
         .collect::<Result<_, _>>()?;
     let mut state = engine.new_game(seed)?;
     let mut legal = Vec::with_capacity(TYPICAL_CHOICES);
     while let Some(player) = engine.to_move(&state) {
         engine.legal_actions(&state, &mut legal);
-        let pick = seats[player.0 as usize].choose(&Sight::new(engine, &state, player), &legal);
+        let pick = seats[player.0 as usize].choose(&Sight::new(engine, &state, player), &legal)?;
         engine.apply(&mut state, legal[pick])?;
     }
     Ok(state)

@@ -19,7 +19,7 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<()> {
         lua,
         link,
         &[
-            &AT, &MOVE, &REMOVE, &REVEAL, &SET_KIND, &SET_OWNER, &ATTR, &SET_ATTR, &CREATE,
+            &AT, &MOVE, &REMOVE, &REVEAL, &SEEN, &SET_KIND, &SET_OWNER, &ATTR, &SET_ATTR, &CREATE,
         ],
     )?;
     let l = Rc::clone(link);
@@ -120,6 +120,21 @@ static REVEAL: Native = Native {
                 None => EVERYONE,
             };
             s.reveal(pid, seen);
+            Ok(())
+        })
+    },
+};
+
+/// Whether a player may see a piece's face. Rules see every face; a
+/// heuristic such as `rules.evaluate(player)` asks this to use only what its
+/// player knows.
+static SEEN: Native = Native {
+    name: "pieces.seen",
+    call: |link, a, out| {
+        let (id, player) = (a.int(1)?, a.str(2)?);
+        link.with_state(|g, s| {
+            let pid = piece_arg(s, id)?;
+            out.bool(s.piece(pid).visible_to(player_arg(g, player)?));
             Ok(())
         })
     },

@@ -1,7 +1,10 @@
 //! Replaying a game from its seed and its actions in notation: what save
-//! files, hot reload and forks are built on. A replay under other rules
+//! files, hot reload, forks and `portolan replay` (see [`saves`]) are
+//! built on. A replay under other rules
 //! stops at the first action that no longer parses as legal, fails in a
 //! script, or (when the old position hashes are given) leads elsewhere.
+
+pub mod saves;
 
 use crate::kernel::engine::Engine;
 use crate::kernel::state::GameState;

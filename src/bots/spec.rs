@@ -1,0 +1,98 @@
+//! Bot specs: the words that name a bot and its budget, as a seat, the
+//! REPL's `seat` command and `simulate --bots` write them.
+
+use std::time::Duration;
+
+/// The forms a spec may take, for error messages and help.
+pub const FORMS: &str =
+    "random, greedy, ismcts:ITERATIONS (ismcts:2000) or ismcts:MILLISECONDSms (ismcts:100ms)";
+
+/// A parsed bot spec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spec {
+    Random,
+    Greedy,
+    Ismcts(Budget),
+}
+
+/// How long a search bot thinks about each decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// A fixed number of iterations: the same decisions on any machine.
+    Iterations(u32),
+    /// Wall-clock time: decisions depend on the machine's speed and load.
+    Time(Duration),
+}
+
+impl Spec {
+    pub fn parse(spec: &str) -> Result<Spec, String> {
+        let bad = |why: &str| format!("bad bot '{spec}': {why} (bots: {FORMS})");
+        match spec.split_once(':') {
+            None => match spec {
+                "random" => Ok(Spec::Random),
+                "greedy" => Ok(Spec::Greedy),
+                "ismcts" => Err(bad("ismcts needs a budget")),
+                _ => Err(bad("no such bot")),
+            },
+            Some(("ismcts", budget)) => {
+                Budget::parse(budget).map(Spec::Ismcts).map_err(|e| bad(&e))
+            }
+            Some(("random" | "greedy", _)) => Err(bad("this bot takes no budget")),
+            Some(_) => Err(bad("no such bot")),
+        }
+    }
+}
+
+impl Budget {
+    fn parse(text: &str) -> Result<Budget, String> {
+        let (digits, time) = match text.strip_suffix("ms") {
+            Some(d) => (d, true),
+            None => (text, false),
+        };
+        let n: u32 = digits
+            .parse()
+            .map_err(|_| format!("'{text}' is not a budget"))?;
+        if n == 0 {
+            return Err("the budget must be above zero".into());
+        }
+        Ok(if time {
+            Budget::Time(Duration::from_millis(u64::from(n)))
+        } else {
+            Budget::Iterations(n)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse() {
+        assert_eq!(Spec::parse("random"), Ok(Spec::Random));
+        assert_eq!(Spec::parse("greedy"), Ok(Spec::Greedy));
+        assert_eq!(
+            Spec::parse("ismcts:2000"),
+            Ok(Spec::Ismcts(Budget::Iterations(2000)))
+        );
+        assert_eq!(
+            Spec::parse("ismcts:100ms"),
+            Ok(Spec::Ismcts(Budget::Time(Duration::from_millis(100))))
+        );
+    }
+
+    #[test]
+    fn bad_specs_say_why_and_list_the_forms() {
+        for (spec, why) in [
+            ("minimax", "no such bot"),
+            ("ismcts", "needs a budget"),
+            ("ismcts:0", "above zero"),
+            ("ismcts:fast", "'fast' is not a budget"),
+            ("ismcts:10s", "'10s' is not a budget"),
+            ("greedy:3", "takes no budget"),
+        ] {
+            let e = Spec::parse(spec).unwrap_err();
+            assert!(e.contains(why) && e.contains("ismcts:100ms"), "{spec}: {e}");
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! `portolan replay`: saved games replayed under the current rules, a
+//! designer's regression suite. Each save is replayed from its seed; the
+//! first action that is now illegal, fails in a script, or leads to another
+//! position than the one the save recorded is named.
+//!
+//! A save never chooses which code runs: its game and scenario are looked
+//! up by id in the catalog (the stock rules, or `--rules DIR`), never at
+//! the path it was played from.
+
+use crate::data::catalog::Catalog;
+use crate::files::read_text;
+use crate::load::build;
+use crate::repl::save::{FORMAT, SAVE_LIMIT, SaveFile};
+use crate::replay::{Step, replay};
+use std::path::Path;
+
+/// How one save fared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every action replayed (to the recorded positions, when it has them).
+    Same { actions: usize, checked: bool },
+    /// The game goes another way now, or the save could not be replayed.
+    Diverged(String),
+}
+
+/// Replays every save in `path` (a save file, or a folder of `.json`
+/// saves, in name order): one line each, and whether all replayed alike.
+pub fn replay_saves(catalog: &Catalog, path: &Path) -> Result<(String, bool), String> {
+    let saves = if path.is_dir() {
+        let mut files: Vec<_> = std::fs::read_dir(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        files.sort();
+        if files.is_empty() {
+            return Err(format!("no saves (.json files) in {}", path.display()));
+        }
+        files
+    } else {
+        vec![path.to_path_buf()]
+    };
+    let mut out = String::new();
+    let mut all_same = true;
+    for save in &saves {
+        let line = match replay_save(catalog, save) {
+            Verdict::Same { actions, checked } => format!(
+                "same      {}: {actions} actions replay{}",
+                save.display(),
+                if checked {
+                    " to the same positions"
+                } else {
+                    " (no positions recorded to compare)"
+                }
+            ),
+            Verdict::Diverged(why) => {
+                all_same = false;
+                format!("diverged  {}: {why}", save.display())
+            }
+        };
+        out += &line;
+        out.push('\n');
+    }
+    Ok((out, all_same))
+}
+
+/// Replays one save under the catalog's rules.
+pub fn replay_save(catalog: &Catalog, path: &Path) -> Verdict {
+    match try_replay(catalog, path) {
+        Ok(v) => v,
+        Err(why) => Verdict::Diverged(why),
+    }
+}
+
+fn try_replay(catalog: &Catalog, path: &Path) -> Result<Verdict, String> {
+    let text = read_text(path, SAVE_LIMIT).map_err(|e| e.problem)?;
+    let file: SaveFile =
+        serde_json::from_str(&text).map_err(|e| format!("not a Portolan save ({e})"))?;
+    if file.format > FORMAT {
+        return Err(format!(
+            "save format {} is newer than this program's ({FORMAT})",
+            file.format
+        ));
+    }
+    let target = match &file.scenario {
+        Some(id) if id.starts_with(&format!("{}/", file.game)) => id.clone(),
+        Some(id) => return Err(format!("its scenario '{id}' is not one of {}'s", file.game)),
+        None => file.game.clone(),
+    };
+    let (package, scenario) = catalog.resolve(&target).map_err(|e| e.to_string())?;
+    let engine = build(&package, scenario.as_ref(), &file.options)
+        .map_err(|e| format!("the rules do not load: {e}"))?;
+    engine.set_narration(false);
+    let recorded = recorded_steps(&file)?;
+    let checked = recorded.is_some();
+    let steps = recorded.unwrap_or_else(|| {
+        file.actions
+            .iter()
+            .map(|n| Step {
+                notation: n.clone(),
+                hash: 0,
+            })
+            .collect()
+    });
+    let replayed = replay(
+        &engine,
+        file.seed,
+        &file.actions,
+        None,
+        checked.then_some(&steps[..]),
+    )?;
+    Ok(match replayed.stop {
+        Some(stop) => Verdict::Diverged(stop.describe(&steps)),
+        None => Verdict::Same {
+            actions: file.actions.len(),
+            checked,
+        },
+    })
+}
+
+/// The save's actions with the positions it recorded, if it recorded one
+/// per action.
+fn recorded_steps(file: &SaveFile) -> Result<Option<Vec<Step>>, String> {
+    if file.positions.len() != file.actions.len() {
+        return Ok(None);
+    }
+    file.actions
+        .iter()
+        .zip(&file.positions)
+        .map(|(notation, hex)| {
+            let hash = u64::from_str_radix(hex, 16)
+                .map_err(|_| format!("'{hex}' is not a position hash"))?;
+            Ok(Step {
+                notation: notation.clone(),
+                hash,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()
+        .map(Some)
+}

@@ -1,0 +1,296 @@
+//! Bots: specs, fairness under hidden information, and strength.
+
+// Only some of the shared helpers are needed here.
+#[allow(dead_code)]
+mod common;
+
+use common::engine;
+use portolan::bots::{self, Sight};
+use portolan::kernel::determinize;
+use portolan::kernel::engine::Engine;
+use portolan::kernel::piece::{PieceId, PlayerId};
+use portolan::kernel::rng::GameRng;
+use portolan::kernel::state::GameState;
+use portolan::load::{Request, load};
+use portolan::sim::{game_seed, play_game};
+
+/// Plays `games` Convoy games between two bot specs, swapping seats every
+/// game; returns (wins of `a`, wins of `b`, draws).
+fn match_up(engine: &Engine, a: &str, b: &str, games: u64, seed: u64) -> (u32, u32, u32) {
+    engine.set_narration(false);
+    let (mut wa, mut wb, mut draws) = (0, 0, 0);
+    for g in 0..games {
+        let a_seat = (g % 2) as u8;
+        let seats: Vec<String> = if a_seat == 0 {
+            vec![a.into(), b.into()]
+        } else {
+            vec![b.into(), a.into()]
+        };
+        let end = play_game(engine, game_seed(seed, g), &seats).expect("the game plays");
+        match end.result.and_then(|r| r.winner) {
+            Some(w) if w.0 == a_seat => wa += 1,
+            Some(_) => wb += 1,
+            None => draws += 1,
+        }
+    }
+    (wa, wb, draws)
+}
+
+/// The solitaire convoy game's mean score under a bot, over `games`.
+fn mean_score(engine: &Engine, bot: &str, games: u64, seed: u64) -> f64 {
+    engine.set_narration(false);
+    let total: i64 = (0..games)
+        .map(|g| {
+            let end = play_game(engine, game_seed(seed, g), &[bot.to_string()])
+                .expect("the journey plays");
+            end.result.expect("the journey ends").scores[0]
+        })
+        .sum();
+    total as f64 / games as f64
+}
+
+fn solo() -> Engine {
+    let request = Request {
+        target: "solo-convoy".into(),
+        options: vec![],
+    };
+    load(&common::catalog(), &request)
+        .expect("solo-convoy loads")
+        .engine
+}
+
+#[test]
+#[ignore = "a measurement: GAMES=N BOT=SPEC cargo test --release --test bots -- --ignored --nocapture"]
+fn measure_solo() {
+    let e = solo();
+    let bot = std::env::var("BOT").unwrap_or("greedy".into());
+    let n: u64 = std::env::var("GAMES")
+        .ok()
+        .and_then(|g| g.parse().ok())
+        .unwrap_or(2000);
+    let t = std::time::Instant::now();
+    let mean = mean_score(&e, &bot, n, 1);
+    println!(
+        "solo-convoy, {bot}, {n} journeys: mean score {mean:.2} ({:.1} s)",
+        t.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+#[ignore = "a measurement: BOT_A=SPEC BOT_B=SPEC GAMES=N cargo test --release --test bots -- --ignored --nocapture"]
+fn measure() {
+    let e = engine(&[]);
+    let a = std::env::var("BOT_A").unwrap_or("ismcts:300".into());
+    let b = std::env::var("BOT_B").unwrap_or("random".into());
+    let n: u64 = std::env::var("GAMES")
+        .ok()
+        .and_then(|g| g.parse().ok())
+        .unwrap_or(200);
+    let t = std::time::Instant::now();
+    let (wa, wb, d) = match_up(&e, &a, &b, n, 1);
+    println!(
+        "{a} vs {b}, {n} games: {wa} wins, {wb} losses, {d} draws ({:.1} s)",
+        t.elapsed().as_secs_f64()
+    );
+}
+
+/// A Convoy game some way into the sailing, played by random bots.
+fn convoy_midgame(engine: &Engine, plies: u32) -> GameState {
+    engine.set_narration(false);
+    let mut state = engine.new_game(7).expect("a new game");
+    let mut rng = GameRng::new(3);
+    let mut legal = Vec::new();
+    while state.ply < plies && engine.to_move(&state).is_some() {
+        engine.legal_actions(&state, &mut legal);
+        let pick = rng.below(legal.len() as u32) as usize;
+        engine
+            .apply(&mut state, legal[pick])
+            .expect("a legal action");
+    }
+    state
+}
+
+/// The same game with two of `owner`'s ships, unseen by `seat` and of
+/// different types, swapping types: `seat` cannot tell the two apart.
+fn swap_hidden(state: &GameState, owner: PlayerId, seat: PlayerId) -> GameState {
+    let unseen: Vec<PieceId> = state
+        .piece_ids()
+        .filter(|&id| state.piece(id).is_owned_by(owner) && !state.piece(id).visible_to(seat))
+        .collect();
+    let a = unseen[0];
+    let b = *unseen
+        .iter()
+        .find(|&&b| state.piece(b).kind != state.piece(a).kind)
+        .expect("two unseen ships of different types");
+    let mut other = state.clone();
+    let (ka, kb) = (state.piece(a).kind, state.piece(b).kind);
+    other.set_kind(a, kb);
+    other.set_kind(b, ka);
+    other
+}
+
+#[test]
+fn a_sample_depends_only_on_what_the_seat_sees() {
+    let e = engine(&[]);
+    let state = convoy_midgame(&e, 30);
+    let (blue, red) = (common::player(&e, "blue"), common::player(&e, "red"));
+    let other = swap_hidden(&state, red, blue);
+    assert_ne!(state, other);
+    let a = determinize::sample(&e.game, &state, blue, &mut GameRng::new(5));
+    let b = determinize::sample(&e.game, &other, blue, &mut GameRng::new(5));
+    assert_eq!(a, b);
+    // Blue's own ships keep their types; the sample is a full Convoy fleet.
+    for id in state.pieces_of(blue) {
+        assert_eq!(a.piece(*id).kind, state.piece(*id).kind);
+    }
+    let kinds = |s: &GameState| {
+        let mut k: Vec<_> = s
+            .pieces_of(red)
+            .iter()
+            .map(|&id| s.piece(id).kind)
+            .collect();
+        k.sort();
+        k
+    };
+    assert_eq!(kinds(&a), kinds(&state));
+}
+
+/// From several positions, plays blue's decisions with `spec` in two games
+/// that differ only in red's hidden types (red answering with the same
+/// random moves in both) and checks that the bot chose alike while blue
+/// saw the same game; at least `decisions` are compared in all.
+fn assert_blind_to_hidden_types(spec: &str, decisions: usize) {
+    let e = engine(&[]);
+    let (blue, red) = (common::player(&e, "blue"), common::player(&e, "red"));
+    let mut made = 0;
+    for plies in [30, 40, 50, 60] {
+        let start = convoy_midgame(&e, plies);
+        let mut worlds = [start.clone(), swap_hidden(&start, red, blue)];
+        let mut bots = [bots::make(spec, 11).unwrap(), bots::make(spec, 11).unwrap()];
+        let mut opponent = GameRng::new(13);
+        let mut legal = Vec::new();
+        // Until an attack shows a swapped face (the games differ then).
+        while Sight::new(&e, &worlds[0], blue).view() == Sight::new(&e, &worlds[1], blue).view() {
+            let Some(player) = e.to_move(&worlds[0]) else {
+                break;
+            };
+            e.legal_actions(&worlds[0], &mut legal);
+            let action = if player == blue {
+                let picks: Vec<_> = bots
+                    .iter_mut()
+                    .zip(&worlds)
+                    .map(|(bot, w)| bot.choose(&Sight::new(&e, w, blue), &legal).unwrap())
+                    .collect();
+                assert_eq!(
+                    picks[0], picks[1],
+                    "{spec} chose differently from ply {}",
+                    worlds[0].ply
+                );
+                made += 1;
+                legal[picks[0]]
+            } else {
+                legal[opponent.below(legal.len() as u32) as usize]
+            };
+            for w in &mut worlds {
+                e.apply(w, action).unwrap();
+            }
+            if made >= decisions {
+                return;
+            }
+        }
+    }
+    panic!("only {made} decisions compared");
+}
+
+#[test]
+fn ismcts_decides_alike_whatever_the_hidden_types() {
+    assert_blind_to_hidden_types("ismcts:200", 6);
+}
+
+#[test]
+fn greedy_decides_alike_whatever_the_hidden_types() {
+    assert_blind_to_hidden_types("greedy", 6);
+}
+
+#[test]
+fn ismcts_beats_random_clearly() {
+    let (won, lost, _) = match_up(&engine(&[]), "ismcts:100", "random", 10, 2);
+    assert!(
+        won >= 9,
+        "ismcts:100 won {won}, lost {lost} of 10 against random"
+    );
+}
+
+#[test]
+fn greedy_beats_random() {
+    let (won, lost, _) = match_up(&engine(&[]), "greedy", "random", 10, 2);
+    assert!(
+        won >= 8,
+        "greedy won {won}, lost {lost} of 10 against random"
+    );
+}
+
+#[test]
+fn greedy_spends_the_solitaire_options_better_than_chance() {
+    let e = solo();
+    let (greedy, random) = (
+        mean_score(&e, "greedy", 300, 4),
+        mean_score(&e, "random", 300, 4),
+    );
+    assert!(greedy > random, "greedy {greedy:.2}, random {random:.2}");
+}
+
+#[test]
+fn ismcts_plays_a_scored_solitaire_game() {
+    let e = solo();
+    let score = mean_score(&e, "ismcts:20", 5, 4);
+    assert!(score > 0.0);
+}
+
+#[test]
+fn bad_specs_are_refused_with_the_valid_forms() {
+    let e = bots::make("ismcts:lots", 1).err().expect("an error");
+    assert!(e.contains("ismcts:2000") && e.contains("greedy"), "{e}");
+}
+
+#[test]
+fn the_repl_seats_bots_by_spec() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_portolan"))
+        .args(["play", "med-convoy", "--seed", "3"])
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(b"seat red minimax\nseat red ismcts:30\nseat blue greedy\n")?;
+            child.wait_with_output()
+        })
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("bad bot 'minimax': no such bot"), "{text}");
+    assert!(text.contains("seats: blue human, red ismcts:30"), "{text}");
+    assert!(
+        text.contains("game over"),
+        "two bots play to the end: {text}"
+    );
+}
+
+#[test]
+fn a_time_budget_bounds_a_decision() {
+    let e = engine(&[]);
+    let state = convoy_midgame(&e, 30);
+    let seat = e.to_move(&state).expect("the game goes on");
+    let mut legal = Vec::new();
+    e.legal_actions(&state, &mut legal);
+    let mut bot = bots::make("ismcts:50ms", 1).unwrap();
+    let clock = std::time::Instant::now();
+    let pick = bot.choose(&Sight::new(&e, &state, seat), &legal).unwrap();
+    assert!(pick < legal.len());
+    // One playout past the budget at most, with room for a loaded machine.
+    assert!(clock.elapsed() < std::time::Duration::from_millis(1000));
+}

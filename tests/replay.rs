@@ -1,0 +1,134 @@
+//! `portolan replay`: saved games replayed under the current rules, from
+//! the command line, one line per save: on standard output when all
+//! replay the same, else on standard error with a non-zero exit (like
+//! `check`).
+
+// Only some of the package helpers are needed here.
+#[allow(dead_code)]
+#[path = "common/package.rs"]
+mod package;
+
+use package::PackageCopy;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn portolan(rules: &Path, args: &[&str], stdin: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_portolan"))
+        .arg("--rules")
+        .arg(rules)
+        .args(args)
+        .env_remove("PORTOLAN_SCENARIOS")
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// A whole game between two random bots, saved to `save`.
+fn saved_game(rules: &Path, save: &Path, seed: &str) {
+    let out = portolan(
+        rules,
+        &[
+            "play",
+            "med-convoy",
+            "--seed",
+            seed,
+            "--seat",
+            "blue=random",
+            "--seat",
+            "red=random",
+        ],
+        &format!("save {}\n", save.display()),
+    );
+    assert!(save.exists(), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn saves_replay_the_same_under_unchanged_rules() {
+    let rules = PackageCopy::new();
+    let saves = tempfile::tempdir().unwrap();
+    saved_game(
+        rules.root.parent().unwrap(),
+        &saves.path().join("a.json"),
+        "5",
+    );
+    saved_game(
+        rules.root.parent().unwrap(),
+        &saves.path().join("b.json"),
+        "6",
+    );
+    let out = portolan(
+        rules.root.parent().unwrap(),
+        &["replay", saves.path().to_str().unwrap()],
+        "",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert!(
+        text.lines()
+            .all(|l| l.starts_with("same") && l.contains("same positions")),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_changed_attack_table_names_the_first_action_that_diverges() {
+    let rules = PackageCopy::new();
+    let saves = tempfile::tempdir().unwrap();
+    let save = saves.path().join("game.json");
+    saved_game(rules.root.parent().unwrap(), &save, "5");
+    rules.replace(
+        "game.yaml",
+        "Destroyer: { Cruiser: bounce, Destroyer: both, Merchant: win, Submarine: win }",
+        "Destroyer: { Cruiser: lose, Destroyer: lose, Merchant: lose, Submarine: lose }",
+    );
+    let out = portolan(
+        rules.root.parent().unwrap(),
+        &["replay", save.to_str().unwrap()],
+        "",
+    );
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{text}");
+    assert!(text.starts_with("diverged"), "{text}");
+    assert!(
+        text.contains("now leads to another position") || text.contains("is now illegal"),
+        "{text}"
+    );
+    assert!(text.contains("action "), "{text}");
+}
+
+#[test]
+fn a_broken_save_is_one_diverged_line_among_the_others() {
+    let rules = PackageCopy::new();
+    let saves = tempfile::tempdir().unwrap();
+    saved_game(
+        rules.root.parent().unwrap(),
+        &saves.path().join("a.json"),
+        "5",
+    );
+    std::fs::write(saves.path().join("b.json"), "{ not a save").unwrap();
+    let out = portolan(
+        rules.root.parent().unwrap(),
+        &["replay", saves.path().to_str().unwrap()],
+        "",
+    );
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    let lines: Vec<_> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("same") && lines[1].starts_with("diverged"),
+        "{text}"
+    );
+    assert!(lines[1].contains("not a Portolan save"), "{text}");
+}
