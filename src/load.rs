@@ -7,7 +7,7 @@ use crate::data::catalog::Catalog;
 use crate::data::compile::compile;
 use crate::data::error::{DataError, DataErrors, suggest};
 use crate::data::game_file::GameFile;
-use crate::data::locate::Outline;
+use crate::data::locate::{Outline, place_in_game};
 use crate::data::package::Package;
 use crate::data::scenario::{Scenario, apply_overrides};
 use crate::kernel::engine::Engine;
@@ -125,7 +125,8 @@ fn build_from(
         compile(&file, &changed_by, None, options)?
     };
     let game = Rc::new(game);
-    rules.attach(&game, &yaml_path, outline.as_ref())?;
+    let place = |path: &str| place_in_game(&yaml_path, outline.as_ref(), overrides, path);
+    rules.attach(&game, &yaml_path, &place)?;
     Ok(Engine::new(game, Box::new(rules)))
 }
 

@@ -143,15 +143,33 @@ impl Outline {
     }
 }
 
+/// Where something was written: a file, and the line and column when known.
+pub type Place = (String, Option<(u64, u64)>);
+
+/// Where a dotted path of a game's data was written: in the last of a
+/// scenario's override files that writes it, else in game.yaml (at the
+/// deepest node found along the path).
+pub fn place_in_game(
+    yaml: &str,
+    outline: Option<&Outline>,
+    overrides: &[(String, Outline)],
+    dotted: &str,
+) -> Place {
+    let path: Vec<String> = dotted.split('.').map(String::from).collect();
+    if overrides
+        .iter()
+        .any(|(_, o)| o.has(path.iter().map(String::as_str)))
+    {
+        return place_in(overrides, &path, false);
+    }
+    (yaml.to_string(), outline.and_then(|o| o.find(dotted)))
+}
+
 /// Where a path was written among several files laid over one another
 /// (a scenario's overrides, the base scenario's first): the last file that
 /// writes it, with the line and column of its key (`key`) or value; the
 /// last file, unplaced, when none writes it.
-pub fn place_in(
-    files: &[(String, Outline)],
-    path: &[String],
-    key: bool,
-) -> (String, Option<(u64, u64)>) {
+pub fn place_in(files: &[(String, Outline)], path: &[String], key: bool) -> Place {
     let path = || path.iter().map(String::as_str);
     match files.iter().rev().find(|(_, o)| o.has(path())) {
         Some((file, o)) if key => (file.clone(), o.find_key(path())),
