@@ -96,7 +96,7 @@ fn build_from(
         .files
         .get("game.yaml")
         .and_then(|text| Outline::of(text));
-    let written = compile(&file, &yaml_path, outline.as_ref(), options)
+    let written = compile(&file, &yaml_path, outline.as_ref(), &[], options)
         .map_err(|e| errors.extend(e.0))
         .ok();
     let overridden = apply_overrides(&file, overrides)
@@ -122,10 +122,13 @@ fn build_from(
             ),
             _ => format!("{yaml_path} (after the optional rules' configure())"),
         };
-        compile(&file, &changed_by, None, options)?
+        compile(&file, &changed_by, None, overrides, options)?
     };
     let game = Rc::new(game);
-    let place = |path: &str| place_in_game(&yaml_path, outline.as_ref(), overrides, path);
+    let place = |path: &str| {
+        let path: Vec<&str> = path.split('.').collect();
+        place_in_game(&yaml_path, outline.as_ref(), overrides, &path)
+    };
     rules.attach(&game, &yaml_path, &place)?;
     Ok(Engine::new(game, Box::new(rules)))
 }

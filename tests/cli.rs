@@ -593,6 +593,18 @@ fn check_locates_a_rule_function_a_scenario_names_but_no_script_defines() {
 }
 
 #[test]
+fn check_locates_a_compile_error_in_the_overrides_that_cause_it() {
+    let text = "game: med-convoy\ntitle: Bad\noverrides:\n  phases:\n    setup:\n      quotas: { home_row: 7, secnd_row: 3 }\n";
+    let (dir, file) = scenario("bad-quota", text);
+    assert_scenario_fails(
+        dir.path(),
+        &file,
+        "bad-quota",
+        "bad-quota.yaml:6:41: phase 'setup' places into unknown zone 'secnd_row'",
+    );
+}
+
+#[test]
 fn check_locates_an_unknown_scenario_key() {
     let (dir, file) = scenario("bad-key", "game: med-convoy\ntitle: Bad\nsetting: 3\n");
     assert_scenario_fails(dir.path(), &file, "bad-key", "bad-key.yaml:3:1");

@@ -146,23 +146,21 @@ impl Outline {
 /// Where something was written: a file, and the line and column when known.
 pub type Place = (String, Option<(u64, u64)>);
 
-/// Where a dotted path of a game's data was written: in the last of a
-/// scenario's override files that writes it, else in game.yaml (at the
-/// deepest node found along the path).
+/// Where a path of a game's data (key by key) was written: in the last
+/// of a scenario's override files that writes it, else in game.yaml (at
+/// the deepest node found along the path).
 pub fn place_in_game(
     yaml: &str,
     outline: Option<&Outline>,
     overrides: &[(String, Outline)],
-    dotted: &str,
+    path: &[&str],
 ) -> Place {
-    let path: Vec<String> = dotted.split('.').map(String::from).collect();
-    if overrides
-        .iter()
-        .any(|(_, o)| o.has(path.iter().map(String::as_str)))
-    {
+    if overrides.iter().any(|(_, o)| o.has(path.iter().copied())) {
+        let path: Vec<String> = path.iter().map(|k| k.to_string()).collect();
         return place_in(overrides, &path, false);
     }
-    (yaml.to_string(), outline.and_then(|o| o.find(dotted)))
+    let at = outline.and_then(|o| o.find_at(path.iter().copied()));
+    (yaml.to_string(), at)
 }
 
 /// Where a path was written among several files laid over one another

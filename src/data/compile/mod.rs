@@ -16,7 +16,7 @@ pub use board::rank_of;
 
 use crate::data::error::{DataError, DataErrors, suggest};
 use crate::data::game_file::{GameFile, Ref};
-use crate::data::locate::Outline;
+use crate::data::locate::{Outline, Place, place_in_game};
 use crate::data::schema::MAX_PROBLEMS;
 use crate::kernel::game::*;
 use crate::kernel::piece::{BUILTIN_POOLS, KindId, Location, MAX_PLAYERS, PlayerId, RESERVE};
@@ -34,16 +34,19 @@ const MAX_PHASES: usize = u16::MAX as usize;
 /// Compiles a game file. `path` names the file in errors; `enabled` lists
 /// the optional rules switched on.
 /// `outline`, when given, places errors found by path (a table cell, a
-/// quota) at their line and column in the file.
+/// quota) at their line and column in the file; an error at a path that
+/// a scenario's `overrides` wrote is placed in that scenario file.
 pub fn compile(
     file: &GameFile,
     path: &str,
     outline: Option<&Outline>,
+    overrides: &[(String, Outline)],
     enabled: &[String],
 ) -> Result<Game, DataErrors> {
     let mut c = Compiler {
         path,
         outline,
+        overrides,
         errors: Vec::new(),
         unreported: 0,
     };
@@ -123,6 +126,7 @@ struct Declared {
 struct Compiler<'a> {
     path: &'a str,
     outline: Option<&'a Outline>,
+    overrides: &'a [(String, Outline)],
     errors: Vec<DataError>,
     /// Problems found past [`MAX_PROBLEMS`]: counted, not worded.
     unreported: usize,
@@ -168,14 +172,19 @@ impl Compiler<'_> {
         self.report(|c| DataError::new(c.path, message));
     }
 
-    /// An error about the value at a dotted path of the file.
+    /// An error about the value at a dotted path of the data.
     fn err_at(&mut self, path: &str, message: impl Into<String>) {
         let message = message.into();
-        self.report(|c| DataError {
-            file: c.path.to_string(),
-            at: c.outline.and_then(|o| o.find(path)),
-            message,
+        self.report(|c| {
+            let path: Vec<&str> = path.split('.').collect();
+            let (file, at) = c.place(&path);
+            DataError { file, at, message }
         });
+    }
+
+    /// Where a path of the data (key by key) was written.
+    fn place(&self, path: &[&str]) -> Place {
+        place_in_game(self.path, self.outline, self.overrides, path)
     }
 
     /// Resolves a reference, or records an error placed where it was
