@@ -605,6 +605,18 @@ fn check_locates_a_compile_error_in_the_overrides_that_cause_it() {
 }
 
 #[test]
+fn check_locates_a_misspelt_name_in_the_overrides() {
+    let text = "game: med-convoy\ntitle: Bad\noverrides:\n  victory:\n    reach: { kind: Merchant, zone: farrow }\n";
+    let (dir, file) = scenario("bad-zone", text);
+    assert_scenario_fails(
+        dir.path(),
+        &file,
+        "bad-zone",
+        "bad-zone.yaml:5:36: unknown zone 'farrow': did you mean 'far_row'?",
+    );
+}
+
+#[test]
 fn check_locates_an_unknown_scenario_key() {
     let (dir, file) = scenario("bad-key", "game: med-convoy\ntitle: Bad\nsetting: 3\n");
     assert_scenario_fails(dir.path(), &file, "bad-key", "bad-key.yaml:3:1");

@@ -120,6 +120,20 @@ impl Outline {
         true
     }
 
+    /// Where the text `value` is first written as a value, in document
+    /// order.
+    pub fn find_text(&self, value: &str) -> Option<(u64, u64)> {
+        fn walk(node: &Spanned<Node>, value: &str) -> Option<Location> {
+            match &node.value {
+                Node::Leaf(Json::String(s)) if s == value => Some(node.referenced),
+                Node::Leaf(_) => None,
+                Node::Map(map) => map.entries.iter().find_map(|e| walk(&e.value, value)),
+                Node::Seq(items) => items.iter().find_map(|n| walk(n, value)),
+            }
+        }
+        walk(self.tree()?, value).and_then(position)
+    }
+
     /// The document as plain data (null where the text is not YAML).
     pub fn to_json(&self) -> Json {
         self.tree().map_or(Json::Null, |t| json_of(&t.value))

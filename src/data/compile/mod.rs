@@ -182,6 +182,17 @@ impl Compiler<'_> {
         });
     }
 
+    /// Where a scenario's overrides write a name, for a reference that
+    /// lost its position when the overrides were merged into the data: a
+    /// name no declaration matches is most likely the one the scenario
+    /// misspelt.
+    fn overridden_name(&self, name: &str) -> Option<(String, (u64, u64))> {
+        self.overrides
+            .iter()
+            .rev()
+            .find_map(|(file, o)| o.find_text(name).map(|at| (file.clone(), at)))
+    }
+
     /// Where a path of the data (key by key) was written.
     fn place(&self, path: &[&str]) -> Place {
         place_in_game(self.path, self.outline, self.overrides, path)
@@ -200,7 +211,14 @@ impl Compiler<'_> {
             self.report(|c| {
                 let hint = suggest(&r.value, known);
                 let message = format!("unknown {what} '{}': {hint}", echo(&r.value));
-                DataError::at(c.path, r, message)
+                match c.overridden_name(&r.value) {
+                    Some((file, at)) if r.referenced.line() == 0 => DataError {
+                        file,
+                        at: Some(at),
+                        message,
+                    },
+                    _ => DataError::at(c.path, r, message),
+                }
             });
         }
         found
