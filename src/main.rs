@@ -49,7 +49,8 @@ enum Command {
         seats: Vec<(String, portolan::repl::Seat)>,
         /// Run REPL commands from a file instead of the terminal, printing
         /// what a user would see (commands are also read from standard
-        /// input when it is not a terminal).
+        /// input when it is not a terminal); exits with status 1 if any
+        /// command failed.
         #[arg(long, value_name = "FILE")]
         commands: Option<PathBuf>,
     },

@@ -963,7 +963,13 @@ fn play_lists_moves_for_a_human_seat_and_rejects_an_illegal_one() {
         "--commands",
         file.path().to_str().unwrap(),
     ]);
-    assert_success(&o);
+    // A command file with a failed command exits with a failure status.
+    assert_eq!(o.status.code(), Some(1));
+    let errors = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        errors.contains("1 command failed (the first at line 2: z9 z8)"),
+        "{errors}"
+    );
     let out = stdout(&o);
     assert!(
         out.contains("place"),

@@ -11,6 +11,7 @@ use common::*;
 use portolan::kernel::action::Action;
 use portolan::kernel::engine::Engine;
 use portolan::kernel::event::{Event, Resolved};
+use portolan::kernel::piece::PlayerId;
 use portolan::kernel::state::GameState;
 use portolan::kernel::view::{View, Viewer};
 use portolan::load::{Request, load};
@@ -688,8 +689,8 @@ fn shuffle_until_the_end(e: &Engine, merchants: &[(&str, &str, &str)]) -> GameSt
         s = play(e, &s, m);
     }
     assert!(s.result.is_some(), "the third repetition ends the game");
-    // The position after Blue's first move comes back after plies 5 and 9.
-    assert_eq!(s.ply, 9, "ended after {} plies", s.ply);
+    // The opening position counts: it comes back after plies 4 and 8.
+    assert_eq!(s.ply, 8, "ended after {} plies", s.ply);
     s
 }
 
@@ -718,7 +719,11 @@ fn after_repetition_the_merchant_nearer_its_goal_wins() {
     // Blue's Merchant on b3 has 2 rows to go; Red's on f4 has 3.
     let s = shuffle_until_the_end(&e, &[("blue", "Merchant", "b3"), ("red", "Merchant", "f4")]);
     assert_eq!(winner(&e, &s).as_deref(), Some("blue"));
-    assert!(s.result.as_ref().unwrap().reason.contains("nearest"));
+    let reason = &s.result.as_ref().unwrap().reason;
+    assert!(
+        reason.contains("Blue has the Merchant nearest its goal"),
+        "{reason}"
+    );
     // Red's on f2 has 1 row to go; Blue has two Merchants, both farther.
     let s = shuffle_until_the_end(
         &e,
@@ -772,11 +777,10 @@ fn repetitions_count_even_when_not_consecutive() {
         ("red", "Destroyer", "g5"),
     ];
     let mut s = position(&e, &ships, "blue");
-    // Back to the start after 4 plies, after a different excursion at 8,
-    // and after 12.
+    // The opening position (the first occurrence), back after 4 plies,
+    // and back again after a different excursion at 8.
     let moves = [
-        "a1 a2", "g5 g4", "a2 a1", "g4 g5", "a1 b1", "g5 f5", "b1 a1", "f5 g5", "a1 a2", "g5 g4",
-        "a2 a1", "g4 g5",
+        "a1 a2", "g5 g4", "a2 a1", "g4 g5", "a1 b1", "g5 f5", "b1 a1", "f5 g5",
     ];
     for (i, m) in moves.iter().enumerate() {
         assert_eq!(s.result, None, "over after only {i} plies");
@@ -793,7 +797,6 @@ fn repetitions_count_even_when_not_consecutive() {
 /// row can go neither forward, sideways nor back.
 fn blocked_fleets(e: &Engine) -> GameState {
     let mut state = e.new_game(SEED).unwrap();
-    state = play_all(e, &state, &["marked Submarine", "marked Submarine"]);
     let fleet = [
         "Cruiser",
         "Destroyer",
@@ -969,143 +972,77 @@ fn rule4_base_game_the_same_attacks_bounce() {
     assert_attack(&[], "Merchant", "Submarine", &[], Resolved::Bounce);
 }
 
-#[test]
-fn rule5_marked_ship_each_player_picks_its_type_before_setup() {
-    let e = engine(&["marked-ship"]);
+/// Each side's fleet, by kind: Cruisers, Destroyers, Merchants, Submarines.
+fn fleets(e: &Engine) -> Vec<[usize; 4]> {
     let state = e.new_game(SEED).unwrap();
-    let first = state.first_player;
-    let second = e.game.next_player(first);
-    let choices = [
-        "marked Submarine",
-        "marked Cruiser",
-        "marked Destroyer",
-        "marked Merchant",
-    ];
-    assert_eq!(
-        e.to_move(&state),
-        Some(first),
-        "the first player picks first"
-    );
-    assert_eq!(legal(&e, &state), choices);
-    let state = play(&e, &state, "marked Cruiser");
-    assert_eq!(e.to_move(&state), Some(second));
-    assert_eq!(legal(&e, &state), choices);
-    let state = play(&e, &state, "marked Submarine");
-    assert!(
-        legal_actions(&e, &state)
-            .iter()
-            .all(|a| matches!(a, Action::Place { .. })),
-        "set-up follows"
-    );
-    let count = |p, kind: &str| {
+    let count = |p: usize, kind: &str| {
         let k = e.game.kind_index(kind).unwrap();
+        let owner = Some(PlayerId(p as u8));
         state
             .pieces()
             .iter()
-            .filter(|s| s.owner == Some(p) && s.kind == k)
+            .filter(|s| s.owner == owner && s.kind == k)
             .count()
     };
-    assert_eq!(
-        [
-            count(first, "Cruiser"),
-            count(first, "Merchant"),
-            count(first, "Submarine")
-        ],
-        [2, 3, 2]
-    );
-    assert_eq!(
-        [
-            count(second, "Cruiser"),
-            count(second, "Merchant"),
-            count(second, "Submarine")
-        ],
-        [1, 3, 3]
-    );
+    (0..e.game.players.len())
+        .map(|p| ["Cruiser", "Destroyer", "Merchant", "Submarine"].map(|k| count(p, k)))
+        .collect()
+}
+
+/// A scenario of Mediterranean Convoy.
+fn scenario(name: &str) -> Engine {
+    let request = Request {
+        target: format!("med-convoy/{name}"),
+        options: vec![],
+    };
+    load(&catalog(), &request).unwrap().engine
 }
 
 #[test]
-fn rule5_the_marked_ships_type_is_hidden_from_the_opponent() {
+fn rule5_each_side_sails_three_merchants_and_three_submarines() {
     let e = engine(&["marked-ship"]);
-    let state = e.new_game(SEED).unwrap();
-    let first = state.first_player;
-    let second = e.game.next_player(first);
-    let state = play_all(&e, &state, &["marked Destroyer", "marked Merchant"]);
-    let marked: Vec<_> = state
-        .piece_ids()
-        .filter(|&id| state.piece(id).owner == Some(first) && !state.piece(id).attrs.is_empty())
-        .collect();
-    assert_eq!(marked.len(), 1, "one marked ship");
-    let id = marked[0];
-    assert_eq!(e.game.kind(state.piece(id).kind).name, "Destroyer");
-    let own = View::new(&e.game, &state, Viewer::Player(first));
-    let other = View::new(&e.game, &state, Viewer::Player(second));
-    assert_eq!(own.piece(id).kind, Some(state.piece(id).kind));
-    assert_eq!(other.piece(id).kind, None);
-    assert!(other.piece(id).attrs.is_empty(), "not even the mark shows");
-    // The choice is not narrated to the opponent either.
-    let said_to_other = other
-        .events
-        .iter()
-        .any(|ev| matches!(ev, Event::Text { text, .. } if text.contains("Destroyer")));
-    assert!(!said_to_other);
-}
-
-#[test]
-fn rule5_a_marked_cruiser_plays_as_a_second_cruiser() {
-    let e = engine(&["marked-ship"]);
-    let mut state = e.new_game(SEED).unwrap();
-    let first = e.game.player_id(state.first_player).to_string();
-    state = play_all(&e, &state, &["marked Cruiser", "marked Submarine"]);
-    arrange(
-        &e,
-        &mut state,
-        &[
-            (first.as_str(), "Cruiser", "c2"),
-            (first.as_str(), "Cruiser", "c4"),
-            (first.as_str(), "Merchant", "a3"),
-            (
-                if first == "blue" { "red" } else { "blue" },
-                "Merchant",
-                "g3",
-            ),
-            (
-                if first == "blue" { "red" } else { "blue" },
-                "Destroyer",
-                "c3",
-            ),
-        ],
-        &first,
-    );
-    let s = play(&e, &state, "c2 c3");
-    assert_eq!(last_attack(&s), Some((Resolved::Win, None)));
-    assert_eq!(
-        kind_at(&e, &s, "c3"),
-        Some((first.clone(), "Cruiser".into()))
-    );
-}
-
-#[test]
-fn rule5_a_marked_merchant_leaves_four_merchants() {
-    let e = engine(&["marked-ship"]);
-    let state = e.new_game(SEED).unwrap();
-    let first = state.first_player;
-    let state = play_all(&e, &state, &["marked Merchant", "marked Submarine"]);
-    let merchant = e.game.kind_index("Merchant").unwrap();
-    let merchants = state
-        .pieces()
-        .iter()
-        .filter(|p| p.owner == Some(first) && p.kind == merchant);
-    assert_eq!(merchants.count(), 4);
-}
-
-#[test]
-fn rule5_base_game_has_no_marking_phase() {
-    let e = engine(&[]);
+    assert_eq!(fleets(&e), [[1, 3, 3, 3], [1, 3, 3, 3]]);
+    // Nobody picks anything: set-up starts at once.
     let state = e.new_game(SEED).unwrap();
     assert!(
         legal_actions(&e, &state)
             .iter()
             .all(|a| matches!(a, Action::Place { .. }))
+    );
+    assert_eq!(fleets(&engine(&[])), [[1, 3, 4, 2], [1, 3, 4, 2]]);
+}
+
+#[test]
+fn rule5_the_marked_ships_other_uses_are_scenarios() {
+    assert_eq!(
+        fleets(&scenario("marked-ship")),
+        [[1, 3, 3, 3], [1, 3, 3, 3]]
+    );
+    assert_eq!(
+        fleets(&scenario("marked-cruiser")),
+        [[2, 3, 3, 2], [2, 3, 3, 2]]
+    );
+    assert_eq!(
+        fleets(&scenario("marked-destroyer")),
+        [[1, 4, 3, 2], [1, 4, 3, 2]]
+    );
+}
+
+#[test]
+fn rule5_a_marked_cruiser_plays_as_a_second_cruiser() {
+    let e = scenario("marked-cruiser");
+    let ships = [
+        ("blue", "Cruiser", "c2"),
+        ("blue", "Cruiser", "c4"),
+        ("blue", "Merchant", "a3"),
+        ("red", "Merchant", "g3"),
+        ("red", "Destroyer", "c3"),
+    ];
+    let s = play(&e, &position(&e, &ships, "blue"), "c2 c3");
+    assert_eq!(last_attack(&s), Some((Resolved::Win, None)));
+    assert_eq!(
+        kind_at(&e, &s, "c3"),
+        Some(("blue".into(), "Cruiser".into()))
     );
 }
 

@@ -623,10 +623,7 @@ impl<'t> Game<'t> {
                 self.relocate(piece as usize, to);
                 self.placed[p as usize][row] += 1;
                 self.reserve[p as usize] -= 1;
-                // The kernel hashes before handing the set-up frame on.
-                let frame = frame_hash(SETUP, p, u64::from(self.setup_step));
-                self.after_action(frame);
-                if self.result.is_none() && self.reserve[p as usize] == 0 {
+                if self.reserve[p as usize] == 0 {
                     self.setup_step += 1;
                     self.to_move = if self.setup_step == 2 {
                         self.first
@@ -634,6 +631,14 @@ impl<'t> Game<'t> {
                         other
                     };
                 }
+                // The kernel hashes once the set-up frame is handed on (or
+                // sailing has begun).
+                let frame = if self.setup_step == 2 {
+                    self.t.sailing_frame[self.to_move as usize]
+                } else {
+                    frame_hash(SETUP, self.to_move, u64::from(self.setup_step))
+                };
+                self.after_action(frame);
                 return;
             }
             Decoded::Move { piece, to } => self.sail(piece as usize, to as usize),

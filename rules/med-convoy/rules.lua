@@ -38,10 +38,12 @@ function rules.end_by_repetition()
   local da, db = nearest[a] or math.huge, nearest[b] or math.huge
   if da ~= db then
     local winner = da < db and a or b
-    game.finish { winner = winner, reason = "position repeated three times; " .. winner .. " has the Merchant nearest its goal" }
+    game.finish { winner = winner, reason = "position repeated three times; " .. game.player_name(winner)
+      .. " has the Merchant nearest its goal" }
   elseif count[a] ~= count[b] then
     local winner = count[a] > count[b] and a or b
-    game.finish { winner = winner, reason = "position repeated three times; " .. winner .. " has more Merchants" }
+    game.finish { winner = winner, reason = "position repeated three times; " .. game.player_name(winner)
+      .. " has more Merchants" }
   else
     game.finish { reason = "position repeated three times; Merchants equally placed and numbered: a draw" }
   end

@@ -51,7 +51,8 @@ local function named(type, plural)
   return (plural and row.plural or row.name):lower()
 end
 
--- Convoy composition: roll how many ships of each type sail.
+-- Convoy composition: roll how many ships of each type sail. (A labelled
+-- roll narrates itself: "Cargo ships: 3D6 rolled 3+6+4 = 13".)
 function rules.convoy_composition()
   for _, row in ipairs(tables.composition) do
     local n = roll(row.dice, row.plural)
@@ -60,7 +61,6 @@ function rules.convoy_composition()
     set(DAMAGED[row.type], 0)
     set(LOST[row.type], 0)
     set(HOME[row.type], 0)
-    logf("%s: %d", row.plural, n)
   end
 end
 
@@ -68,14 +68,12 @@ end
 function rules.length_of_journey()
   local n = roll(tables.journey.length, "journey length")
   set("length", n)
-  logf("The journey lasts %d turns.", n)
 end
 
 -- Friendly waters: no contact (so no attack) for the first turns.
 function rules.friendly_waters()
   local n = roll(tables.journey.friendly_waters, "friendly waters")
   set("friendly", n)
-  logf("Friendly waters for the first %d turn%s.", n, n == 1 and "" or "s")
 end
 
 -- Options: the ones that may be taken now (none while one is active).

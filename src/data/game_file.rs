@@ -180,6 +180,9 @@ fn one() -> u16 {
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ZoneFile {
+    /// How messages name the zone (`the far row`); its id when absent.
+    #[serde(default)]
+    pub name: Option<String>,
     #[serde(default)]
     pub ranks: Vec<u8>,
     #[serde(default)]
@@ -191,9 +194,15 @@ pub struct ZoneFile {
 pub enum PhaseFile {
     /// Each player in turn order sets up every piece of their reserve, one
     /// by one, into the zones, `quotas` giving how many go in each zone.
-    Placement { quotas: BTreeMap<String, u16> },
+    Placement {
+        quotas: BTreeMap<String, u16>,
+        #[serde(default)]
+        name: Option<String>,
+    },
     /// Players alternate moving one piece; moving onto an enemy attacks.
     Movement {
+        #[serde(default)]
+        name: Option<String>,
         movement: MovementFile,
         /// The table (under `tables`) of attack results.
         #[serde(default)]
@@ -204,7 +213,22 @@ pub enum PhaseFile {
         specials: Vec<SpecialFile>,
     },
     /// A procedure written in Lua: the table `phases.<name>` in the scripts.
-    Script,
+    Script {
+        #[serde(default)]
+        name: Option<String>,
+    },
+}
+
+impl PhaseFile {
+    /// How messages name the phase (`Sailing`), if the file says: every
+    /// kind of phase takes an optional `name`.
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            PhaseFile::Placement { name, .. }
+            | PhaseFile::Movement { name, .. }
+            | PhaseFile::Script { name } => name.as_deref(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

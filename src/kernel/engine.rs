@@ -141,8 +141,11 @@ impl Engine {
                 return Err(RulesError(format!("a scripted phase cannot take {a:?}")));
             }
         }
-        self.after_action(state)?;
-        self.advance(state)
+        // The flow moves on first, so the position counted for repetition
+        // is the one the next decision is taken in (the last placement
+        // records the first position of the next phase).
+        self.advance(state)?;
+        self.after_action(state)
     }
 
     /// Applies an action to a copy; the original is untouched on error.
@@ -313,7 +316,14 @@ impl Engine {
         state.stack.push(Frame::new(index, player));
         state.history.clear();
         state.history_floor = 0;
-        self.advance(state)
+        self.advance(state)?;
+        // The position set up by hand is the first one of the phase: it
+        // counts for repetition like the one after a last placement.
+        if self.game.victory.repetition.is_some() {
+            let hash = state.position_hash();
+            state.history.push(hash);
+        }
+        Ok(())
     }
 
     /// The game sheet the rules write for a running or finished game

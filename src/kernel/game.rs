@@ -42,13 +42,15 @@ pub struct StartPiece {
 #[derive(Clone, Debug)]
 pub struct Zone {
     pub name: String,
+    /// How messages name it: its `name:` in game.yaml (see [`label_or_id`]).
+    pub label: String,
     members: Vec<Vec<bool>>,
     lists: Vec<Vec<SpaceId>>,
 }
 
 impl Zone {
     /// A zone from its membership table, `[player][space]`.
-    pub fn new(name: String, members: Vec<Vec<bool>>) -> Zone {
+    pub fn new(name: String, label: String, members: Vec<Vec<bool>>) -> Zone {
         let lists = members
             .iter()
             .map(|row| {
@@ -61,6 +63,7 @@ impl Zone {
             .collect();
         Zone {
             name,
+            label,
             members,
             lists,
         }
@@ -239,7 +242,16 @@ pub enum PhaseKind {
 #[derive(Clone, Debug)]
 pub struct Phase {
     pub name: String,
+    /// How messages name it: its `name:` in game.yaml (see [`label_or_id`]).
+    pub label: String,
     pub kind: PhaseKind,
+}
+
+/// What messages call a zone or phase: the `name:` game.yaml gives it, else
+/// its id with spaces for underscores (`far_row` is "far row"), so players
+/// read words, not identifiers.
+pub fn label_or_id(name: Option<&str>, id: &str) -> String {
+    name.map_or_else(|| id.replace('_', " "), str::to_string)
 }
 
 /// The end conditions the kernel checks natively.

@@ -21,7 +21,7 @@ pub fn after_move(game: &Game, state: &mut GameState, piece: PieceId) {
             "{} {} reached {}",
             game.players[owner.0 as usize].name,
             game.kind(kind).name,
-            game.zones[zone].name
+            game.zones[zone].label
         );
         Engine::finish(
             state,

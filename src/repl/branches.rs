@@ -43,7 +43,7 @@ pub fn list(s: &Session) -> String {
     rows.extend(
         s.branches
             .iter()
-            .map(|(n, l)| (n.clone(), l.state.ply, false, l.state.result.is_some())),
+            .map(|(n, l)| (n.clone(), l.state().ply, false, l.state().result.is_some())),
     );
     rows.sort();
     rows.iter()
@@ -75,9 +75,9 @@ pub fn switch(s: &mut Session, arg: &str) -> Result<String, String> {
     s.branches.insert(old_name.clone(), old);
     s.reset_narration();
     s.dirty = true;
-    Ok(format!(
-        "switched to '{name}' at ply {} ('{old_name}' is kept)\n{}",
-        s.state().ply,
-        s.status()
-    ))
+    let done = format!(
+        "switched to '{name}' at ply {} ('{old_name}' is kept)\n",
+        s.state().ply
+    );
+    Ok(done + &s.after_stepping())
 }

@@ -3,8 +3,9 @@
 //! line that is not a command is read as an action, by its number in
 //! `moves` or in notation.
 
-use crate::repl::session::{Reply, Session};
-use crate::repl::{branches, odds, play, reload, save, setup, show};
+use crate::repl::escape::{ERROR_CHARS, clip_middle, quote};
+use crate::repl::session::{Ask, Reply, Session};
+use crate::repl::{branches, confirm, odds, play, reload, save, setup, show};
 
 /// One command: name, usage, one-line summary, examples.
 pub struct Command {
@@ -183,13 +184,12 @@ pub const COMMANDS: &[Command] = &[
 ];
 
 /// Every name a command answers to, aliases included (for completion).
-pub const ALIASES: &[&str] = &["?", "exit", "autoplace"];
+pub const ALIASES: &[&str] = &["?", "exit", "autoplace", "yes", "no"];
 
+/// Runs one command line: the reply to print, whether it failed, and any
+/// question to ask at once.
 pub fn execute(s: &mut Session, line: &str) -> Reply {
-    let (word, rest) = line
-        .split_once(char::is_whitespace)
-        .map_or((line, ""), |(w, r)| (w, r.trim()));
-    let word = word.to_ascii_lowercase();
+    let word = command_word(line);
     // A reload waiting for its choice is dropped by anything that changes
     // the game (its replay would be stale); looking around keeps it.
     const LOOKING: &[&str] = &[
@@ -213,9 +213,55 @@ pub fn execute(s: &mut Session, line: &str) -> Reply {
     if !LOOKING.contains(&word.as_str()) {
         s.pending = None;
     }
-    let text = match word.as_str() {
+    // A question is answered by the next command, or dropped by it.
+    if word != "yes" && word != "no" {
+        s.question = None;
+    }
+    if matches!(word.as_str(), "quit" | "exit") {
+        return Reply {
+            quit: true,
+            ..Reply::default()
+        };
+    }
+    let result = run(s, line);
+    let ask = if word == "reload" && s.pending.is_some() {
+        Some(Ask {
+            prefix: "reload".into(),
+            question: "keep, truncate or restart? ".into(),
+            default: "keep".into(),
+        })
+    } else {
+        s.question.as_ref().map(|_| Ask {
+            prefix: String::new(),
+            question: "yes or no? ".into(),
+            default: "no".into(),
+        })
+    };
+    Reply {
+        failed: result.is_err(),
+        text: result.unwrap_or_else(|e| format!("error: {}\n", clip_middle(&e, ERROR_CHARS))),
+        ask,
+        ..Reply::default()
+    }
+}
+
+/// The command word of a line, in lower case.
+fn command_word(line: &str) -> String {
+    line.split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
+/// Dispatches a command line to its implementation.
+pub fn run(s: &mut Session, line: &str) -> Result<String, String> {
+    let word = command_word(line);
+    let rest = line
+        .split_once(char::is_whitespace)
+        .map_or("", |(_, r)| r.trim());
+    match word.as_str() {
         "" => Ok(String::new()),
-        "help" | "?" => help(rest),
+        "help" | "?" => help(s, rest),
         "moves" => Ok(play::moves(s)),
         "board" => Ok(s.status()),
         "show" if rest.is_empty() => Ok(s.status()),
@@ -229,48 +275,58 @@ pub fn execute(s: &mut Session, line: &str) -> Reply {
         "branches" => Ok(branches::list(s)),
         "switch" => branches::switch(s, rest),
         "save" => save::save(s, rest),
-        "load" => save::load_game(s, rest),
+        "load" => save::load_game(s, line, rest),
         "reload" => reload::reload(s, rest),
         "options" => Ok(setup::options(s)),
         "scenarios" => Ok(setup::scenarios(s)),
-        "new" => setup::new_game(s, rest),
+        "new" => setup::new_game(s, line, rest),
         "seat" => setup::seat(s, rest),
-        "view" => setup::view(s, rest),
-        "lua" if rest.is_empty() => Err("usage: lua EXPR (e.g. lua game.players())".into()),
-        "lua" => s
-            .loaded
-            .engine
-            .lua_eval(s.state(), rest)
-            .map(|v| format!("{v}\n"))
-            .map_err(|e| e.to_string()),
+        "view" => setup::view(s, line, rest),
+        "lua" => lua(s, line, rest),
         "roll" => odds::roll(s, rest),
         "odds" => odds::odds(s, rest),
         "sheet" => show::sheet(s, rest),
-        "quit" | "exit" => {
-            return Reply {
-                quit: true,
-                ..Reply::default()
-            };
-        }
+        "yes" | "no" => confirm::answer(s, &word),
         _ => play::action(s, line),
-    };
-    let ask = (word == "reload" && s.pending.is_some()).then(|| {
-        (
-            "reload".to_string(),
-            "keep, truncate or restart? ".to_string(),
-        )
-    });
-    Reply {
-        text: text.unwrap_or_else(|e| format!("error: {e}\n")),
-        ask,
-        ..Reply::default()
     }
 }
 
-fn help(topic: &str) -> Result<String, String> {
+/// `lua EXPR`: evaluates against a copy of the game. Scripts see every
+/// face, so on a shared screen it asks first.
+fn lua(s: &mut Session, line: &str, code: &str) -> Result<String, String> {
+    if code.is_empty() {
+        return Err("usage: lua EXPR (e.g. lua game.players())".into());
+    }
+    if let Some(question) =
+        confirm::before_peeking(s, line, "'lua' reads the game as the rules do: it")
+    {
+        return Ok(question);
+    }
+    s.loaded
+        .engine
+        .lua_eval(s.state(), code)
+        .map(|v| format!("{v}\n"))
+        .map_err(|e| {
+            // The traceback runs through the sandbox's own code: noise for
+            // a one-line expression.
+            let e = e.to_string();
+            e.split("\nstack traceback:")
+                .next()
+                .unwrap_or(&e)
+                .to_string()
+        })
+}
+
+fn help(s: &Session, topic: &str) -> Result<String, String> {
     if topic.is_empty() {
-        let mut out = String::from(
-            "Commands (an action is entered by its number from 'moves' or in notation, e.g. 'b2 b3', 'place a1', 'strike d5'):\n",
+        let examples: Vec<String> = play::examples(s).iter().map(|e| format!("'{e}'")).collect();
+        let now = if examples.is_empty() {
+            String::new()
+        } else {
+            format!(" (now, e.g. {})", examples.join(", "))
+        };
+        let mut out = format!(
+            "Commands. An action is typed by its number from 'moves' or in notation{now}.\n"
         );
         for c in COMMANDS {
             out += &format!("  {:<38} {}\n", c.usage, c.summary);
@@ -300,7 +356,8 @@ fn help(topic: &str) -> Result<String, String> {
         })
         .ok_or_else(|| {
             format!(
-                "no command '{topic}': {}",
+                "no command '{}': {}",
+                quote(topic),
                 crate::data::error::suggest(topic, COMMANDS.iter().map(|c| c.name))
             )
         })

@@ -3,15 +3,23 @@
 //! what the session answers, so a command file is a faithful transcript.
 //!
 //! Modules, by concern: `session` (the game, seats, lines of play),
-//! `commands` (the table and dispatch), `play` (actions, undo), `branches`
-//! (forks), `save`, `reload`, `replay` (what those two are built on),
+//! `line` (one line with its undo and redo, in memory linear in its
+//! length), `commands` (the table and dispatch), `play` (actions, undo),
+//! `explain` (why a line is no legal action), `branches` (forks),
+//! `save`, `reload`, `replay` (what those two are built on),
 //! `setup` (options, scenarios, seats, views), `show` (details, log,
 //! sheet), `odds`, `render` and `narrate` (the board and events in words),
-//! `complete` (the line editor's helper).
+//! `complete` (the line editor's helper), `confirm` (questions before
+//! showing hidden faces on a shared screen or dropping an unsaved game),
+//! `escape` (untrusted text made safe for the terminal).
 
 pub mod branches;
 pub mod commands;
 pub mod complete;
+pub mod confirm;
+pub mod escape;
+pub mod explain;
+pub mod line;
 pub mod narrate;
 pub mod odds;
 pub mod play;

@@ -2,7 +2,8 @@
 //! a visible one "Red Destroyer".
 
 use crate::kernel::engine::Engine;
-use crate::kernel::event::{Event, Resolved};
+use crate::kernel::event::{Event, Outcome, Resolved};
+use crate::kernel::game::Game;
 use crate::kernel::piece::PieceId;
 use crate::kernel::view::View;
 
@@ -103,12 +104,7 @@ pub fn narrate(engine: &Engine, view: &View, event: &Event) -> Option<String> {
             row,
         } => table_roll(engine, table, dice, *natural, modifiers, *read, *row),
         Event::Text { text, .. } => text.clone(),
-        Event::Finished(o) => {
-            let who = o.winner.map_or("Game over: no winner".to_string(), |w| {
-                format!("{} wins", g.players[w.0 as usize].name)
-            });
-            format!("{who} ({})", o.reason)
-        }
+        Event::Finished(o) => format!("Game over: {} ({})", result(g, o), o.reason),
     })
 }
 
@@ -155,4 +151,24 @@ fn table_roll(
         format!(" ({})", parts.join(", "))
     };
     format!("{label} {roll}: {result}{sources}")
+}
+
+/// A game's result in words: who won; else the score of a game that scores
+/// without naming a winner (a solitaire game: `score 94`); else no winner.
+pub fn result(g: &Game, o: &Outcome) -> String {
+    if let Some(w) = o.winner {
+        return format!("{} wins", g.players[w.0 as usize].name);
+    }
+    match o.scores.as_slice() {
+        [] => "no winner".to_string(),
+        [one] => format!("score {one}"),
+        all => {
+            let each: Vec<String> = all
+                .iter()
+                .zip(&g.players)
+                .map(|(score, p)| format!("{} {score}", p.name))
+                .collect();
+            format!("no winner; scores {}", each.join(", "))
+        }
+    }
 }

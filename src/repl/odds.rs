@@ -4,6 +4,7 @@
 
 use crate::data::game_file::PhaseFile;
 use crate::kernel::dice::{DiceExpr, Distribution};
+use crate::kernel::dice_table::DiceTable;
 use crate::kernel::event::Resolved;
 use crate::kernel::game::{CombatEntry, Game, PhaseKind};
 use crate::repl::session::Session;
@@ -85,70 +86,52 @@ fn table_odds(s: &Session, arg: &str) -> Result<String, String> {
             .parse::<i64>()
             .map_err(|_| format!("'odds {arg}': a modifier is written +1 or -2"))?,
     };
-    let g = &s.loaded.engine.game;
-    if let Some(t) = g.tables.get(name)
-        && let (Some(dice), Some(rows)) = (
-            t.get("dice").and_then(|d| d.as_str()),
-            t.get("rows").and_then(|r| r.as_array()),
-        )
-    {
-        return dice_table(name, dice, rows, modifier);
+    if let Some(table) = s.loaded.engine.game.dice_table(name) {
+        return dice_table(table, modifier);
     }
     combat_odds(s, name)
 }
 
-/// Each row's chance: the dice plus the modifier landing in its range.
-fn dice_table(
-    name: &str,
-    dice: &str,
-    rows: &[serde_json::Value],
-    modifier: i64,
-) -> Result<String, String> {
-    let expr: DiceExpr = dice
-        .parse()
-        .map_err(|e: crate::kernel::dice::DiceError| format!("table {name}: {e}"))?;
-    let d = expr
+/// Each row's chance: the dice plus the modifier, read as the rules read
+/// it ([`DiceTable::read`], which `dice.on` uses): a total beyond the
+/// table's ends reads its first or last row.
+fn dice_table(table: &DiceTable, modifier: i64) -> Result<String, String> {
+    let d = table
+        .dice
         .distribution()
-        .ok_or_else(|| format!("{expr} has too many outcomes to count exactly"))?;
-    let chance = |lo: i64, hi: i64| -> f64 {
-        d.outcomes()
-            .iter()
-            .filter(|&&(v, _)| (lo..=hi).contains(&(v + modifier)))
-            .map(|&(_, n)| n)
-            .sum::<u128>() as f64
-            / d.total() as f64
-    };
+        .ok_or_else(|| format!("{} has too many outcomes to count exactly", table.dice))?;
+    let mut per_row = vec![0u128; table.rows.len()];
+    let mut in_gaps = 0u128;
+    for &(v, n) in d.outcomes() {
+        match table.read(v + modifier).1 {
+            Some(row) => per_row[row] += n,
+            None => in_gaps += n,
+        }
+    }
+    let share = |n: u128| 100.0 * n as f64 / d.total() as f64;
     let mut out = format!(
-        "{name}: {expr}{} against the table's rows\n",
+        "{}: {}{} against the table's rows\n",
+        table.name,
+        table.dice,
         match modifier {
             0 => String::new(),
             m => format!(" {m:+}"),
         }
     );
-    let mut covered = 0.0;
-    for row in rows {
-        let (lo, hi) = match row.get("roll") {
-            Some(serde_json::Value::Array(r)) if r.len() == 2 => {
-                (r[0].as_i64().unwrap_or(0), r[1].as_i64().unwrap_or(0))
-            }
-            Some(v) => (v.as_i64().unwrap_or(0), v.as_i64().unwrap_or(0)),
-            None => continue,
-        };
-        let p = chance(lo, hi);
-        covered += p;
+    for (i, &(lo, hi)) in table.rows.iter().enumerate() {
         let roll = if lo == hi {
             lo.to_string()
         } else {
             format!("{lo}-{hi}")
         };
-        let result = row.get("result").and_then(|r| r.as_str()).unwrap_or("?");
-        let _ = writeln!(out, "  {roll:>7}  {:>7.2}%  {result}", 100.0 * p);
+        let result = table.results[i].as_deref().unwrap_or("?");
+        let _ = writeln!(out, "  {roll:>7}  {:>7.2}%  {result}", share(per_row[i]));
     }
-    if covered < 1.0 - 1e-9 {
+    if in_gaps > 0 {
         let _ = writeln!(
             out,
             "  (no row for {:.2}% of rolls: the rules decide those)",
-            100.0 * (1.0 - covered)
+            share(in_gaps)
         );
     }
     Ok(out)

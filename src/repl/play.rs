@@ -3,9 +3,8 @@
 
 use crate::kernel::action::Action;
 use crate::kernel::game::PhaseKind;
-use crate::kernel::notation::normalise;
-use crate::kernel::state::GameState;
-use crate::repl::commands::COMMANDS;
+use crate::repl::escape::quote;
+use crate::repl::explain;
 use crate::repl::session::{Seat, Session};
 
 /// The legal actions as the REPL numbers them: in board order (moves by
@@ -23,6 +22,21 @@ pub fn legal(s: &Session) -> Vec<Action> {
         Action::Pass => (4, 0, 0),
     });
     legal
+}
+
+/// One legal action of each sort (a move, a placement, a special, a
+/// choice) in notation: examples for `help` that the game accepts now.
+pub fn examples(s: &Session) -> Vec<String> {
+    let mut sorts = Vec::new();
+    let mut out = Vec::new();
+    for a in legal(s) {
+        let sort = std::mem::discriminant(&a);
+        if !sorts.contains(&sort) {
+            sorts.push(sort);
+            out.push(s.loaded.engine.notation(s.state(), a));
+        }
+    }
+    out
 }
 
 pub fn moves(s: &Session) -> String {
@@ -44,16 +58,18 @@ pub fn moves(s: &Session) -> String {
 
 /// An action typed by number or notation, by the human whose turn it is.
 pub fn action(s: &mut Session, line: &str) -> Result<String, String> {
-    let word = line.split_whitespace().next().unwrap_or("");
     let Some(player) = s.loaded.engine.to_move(s.state()) else {
         return Err(format!(
-            "'{line}' is not a command, and the game is over ('help' lists the commands)"
+            "'{}' is not a command, and the game is over ('help' lists the commands)",
+            quote(line)
         ));
     };
     if s.seats[player.0 as usize] != Seat::Human {
+        let g = &s.loaded.engine.game;
         return Err(format!(
-            "it is a bot's turn ({}); 'seat' gives it to a human",
-            s.loaded.engine.game.player_id(player)
+            "it is a bot's turn ({}); 'seat {} human' gives it to you",
+            g.players[player.0 as usize].name,
+            g.player_id(player)
         ));
     }
     let legal = legal(s);
@@ -67,82 +83,10 @@ pub fn action(s: &mut Session, line: &str) -> Result<String, String> {
         }
         Err(_) => match s.loaded.engine.parse_action(s.state(), line) {
             Ok(a) => a,
-            Err(_) => return Err(explain(s, &legal, line, word)),
+            Err(_) => return Err(explain::not_legal(s, &legal, line)),
         },
     };
     s.act(chosen)
-}
-
-/// Why a line is neither a command nor a legal action, with the closest
-/// legal actions (or commands) as suggestions.
-fn explain(s: &Session, legal: &[Action], line: &str, word: &str) -> String {
-    let engine = &s.loaded.engine;
-    let notations: Vec<String> = legal
-        .iter()
-        .map(|&a| engine.notation(s.state(), a))
-        .collect();
-    let wanted = normalise(line);
-    let starting: Vec<&String> = notations
-        .iter()
-        .filter(|n| {
-            let n = normalise(n);
-            n.starts_with(&format!("{wanted} ")) || n.ends_with(&format!(" {wanted}"))
-        })
-        .collect();
-    if starting.len() > 1 {
-        let list: Vec<&str> = starting.iter().take(8).map(|n| n.as_str()).collect();
-        return format!(
-            "'{line}' is ambiguous: it could be {} (type the whole action or its number)",
-            list.join(", ")
-        );
-    }
-    if let [one] = starting.as_slice() {
-        return format!("'{line}' is not a whole action; did you mean '{one}'?");
-    }
-    let looks_like_command = word.chars().all(|c| c.is_ascii_alphabetic())
-        && word.len() > 2
-        && !notations.iter().any(|n| n.starts_with(word));
-    if looks_like_command {
-        let hint = crate::data::error::suggest(word, COMMANDS.iter().map(|c| c.name));
-        let hint = if hint.starts_with("did you mean") {
-            format!("{hint} ")
-        } else {
-            String::new()
-        };
-        return format!("unknown command '{word}': {hint}('help' lists the commands)");
-    }
-    let mut near: Vec<(usize, &String)> = notations
-        .iter()
-        .map(|n| (distance(&wanted, &normalise(n)), n))
-        .collect();
-    near.sort();
-    let close: Vec<&str> = near.iter().take(3).map(|(_, n)| n.as_str()).collect();
-    if close.is_empty() {
-        format!("'{line}' is not a legal action now")
-    } else {
-        format!(
-            "'{line}' is not a legal action now; closest legal: {} ('moves' lists all)",
-            close.join(", ")
-        )
-    }
-}
-
-/// Edit distance, for suggestions.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur.push(
-                (prev[j] + usize::from(ca != *cb))
-                    .min(prev[j + 1] + 1)
-                    .min(cur[j] + 1),
-            );
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 /// `place random`: the rest of the current player's set-up, each piece a
@@ -163,7 +107,7 @@ pub fn autoplace(s: &mut Session) -> Result<String, String> {
     if s.seats[player.0 as usize] != Seat::Human {
         return Err("it is a bot's turn; bots set up by themselves".into());
     }
-    let before = s.state().clone();
+    let before = s.line.position();
     let mut count = 0;
     while engine.to_move(s.state()) == Some(player) && placing(s) {
         let legal = legal(s);
@@ -174,17 +118,15 @@ pub fn autoplace(s: &mut Session) -> Result<String, String> {
         let Some(&pick) = s.repl_rng.pick(&places) else {
             break;
         };
-        let next = s
-            .loaded
-            .engine
-            .try_apply(s.state(), pick)
-            .map_err(|e| e.to_string())?;
-        s.line.state = next;
+        let played = s.line.play(engine, pick);
+        if let Err(e) = played {
+            s.line.close_step(before);
+            return Err(e.to_string());
+        }
         count += 1;
     }
     // One undo step takes back the whole random set-up.
-    s.line.undo.push(before);
-    s.line.redo.clear();
+    s.line.close_step(before);
     s.dirty = true;
     Ok(format!(
         "placed {count} piece{} at random\n{}",
@@ -205,45 +147,31 @@ fn count(arg: &str, what: &str) -> Result<usize, String> {
 
 pub fn undo(s: &mut Session, arg: &str) -> Result<String, String> {
     let n = count(arg, "undo")?;
-    let line = &mut s.line;
-    let n = shift(&mut line.state, &mut line.undo, &mut line.redo, n).ok_or("nothing to undo")?;
+    let n = s
+        .line
+        .undo(&s.loaded.engine, n)
+        .map_err(|e| e.to_string())?
+        .ok_or("nothing to undo")?;
     Ok(after_shift(s, "took back", n))
 }
 
 pub fn redo(s: &mut Session, arg: &str) -> Result<String, String> {
     let n = count(arg, "redo")?;
-    let line = &mut s.line;
-    let n = shift(&mut line.state, &mut line.redo, &mut line.undo, n).ok_or("nothing to redo")?;
+    let n = s
+        .line
+        .redo(&s.loaded.engine, n)
+        .map_err(|e| e.to_string())?
+        .ok_or("nothing to redo")?;
     Ok(after_shift(s, "replayed", n))
-}
-
-/// Moves up to `n` states from one history to the other through the
-/// current state (undo and redo are mirror images); `None` when `from` is
-/// empty, else how many steps were taken.
-fn shift(
-    state: &mut GameState,
-    from: &mut Vec<GameState>,
-    to: &mut Vec<GameState>,
-    n: usize,
-) -> Option<usize> {
-    if from.is_empty() {
-        return None;
-    }
-    let n = n.min(from.len());
-    for _ in 0..n {
-        let next = from.pop().expect("checked");
-        to.push(std::mem::replace(state, next));
-    }
-    Some(n)
 }
 
 fn after_shift(s: &mut Session, verb: &str, n: usize) -> String {
     s.reset_narration();
     s.dirty = true;
-    format!(
-        "{verb} {n} step{} to ply {}\n{}",
+    let done = format!(
+        "{verb} {n} step{} to ply {}\n",
         if n == 1 { "" } else { "s" },
-        s.state().ply,
-        s.status()
-    )
+        s.state().ply
+    );
+    done + &s.after_stepping()
 }

@@ -13,8 +13,9 @@
 use crate::kernel::engine::Engine;
 use crate::kernel::state::GameState;
 use crate::load::{Loaded, load};
+use crate::repl::line::Line;
 use crate::repl::replay::{self, Replayed, Step};
-use crate::repl::session::{Line, Session};
+use crate::repl::session::Session;
 use std::time::Instant;
 
 /// A reload waiting for the user's choice.
@@ -59,16 +60,15 @@ fn start(s: &mut Session) -> Result<String, String> {
     match &replayed.stop {
         None => {
             let notes = rebuild_forks(s, new, start_hash)?;
-            let line = rebase_line(&s.line, &replayed);
-            s.line = line;
+            s.line = rebase_line(&s.line, replayed);
             s.loaded = loaded;
             s.reset_narration();
-            Ok(format!(
-                "reloaded {}: replayed {} actions, same positions ({ms:.1} ms)\n{notes}{}",
+            let done = format!(
+                "reloaded {}: replayed {} actions, same positions ({ms:.1} ms)\n{notes}",
                 s.loaded.package.root,
                 steps.len(),
-                s.status()
-            ))
+            );
+            Ok(done + &s.after_change())
         }
         Some(stop) => {
             let text = format!(
@@ -94,9 +94,9 @@ fn finish(s: &mut Session, pending: Pending, choice: &str) -> Result<String, Str
             s.status()
         )),
         "truncate" => {
-            let n = replayed.states.len() - 1;
-            // The undo steps before the cut stay, on the replayed states.
-            s.line = rebase_line(&s.line, &replayed);
+            let n = replayed.replayed();
+            // The undo steps before the cut stay.
+            s.line = rebase_line(&s.line, replayed);
             s.loaded = loaded;
             s.branches.clear();
             s.dirty = true;
@@ -108,7 +108,7 @@ fn finish(s: &mut Session, pending: Pending, choice: &str) -> Result<String, Str
         }
         _ => {
             let state = loaded.engine.new_game(s.seed).map_err(|e| e.to_string())?;
-            s.replace(loaded, state);
+            s.replace(loaded, Line::new(state));
             s.dirty = true;
             let seed = s.seed;
             Ok(format!(
@@ -119,20 +119,13 @@ fn finish(s: &mut Session, pending: Pending, choice: &str) -> Result<String, Str
     }
 }
 
-/// The line under the new rules: its state from the replay (the end of
-/// the replay, when it stopped early), and its undo stack mapped by ply
-/// onto the replayed states. The redo stack is dropped.
-fn rebase_line(line: &Line, replayed: &Replayed) -> Line {
-    let end = replayed.states.len() - 1;
-    let at = |ply: u32| {
-        let ply = ply as usize;
-        (ply < end).then(|| replayed.states[ply].clone())
-    };
-    Line {
-        state: replayed.last().clone(),
-        undo: line.undo.iter().filter_map(|u| at(u.ply)).collect(),
-        redo: Vec::new(),
-    }
+/// The line under the new rules: the replay (to its end, or to where it
+/// stopped), with the old line's undo steps before that point. The redo
+/// steps are dropped.
+fn rebase_line(line: &Line, replayed: Replayed) -> Line {
+    let mut rebased = replayed.line;
+    rebased.set_undo_marks(line.undo_marks().iter().copied());
+    rebased
 }
 
 /// Replays every fork under the new rules; a fork that no longer replays
@@ -142,10 +135,10 @@ fn rebuild_forks(s: &mut Session, new: &Engine, start_hash: u64) -> Result<Strin
     let names: Vec<String> = s.branches.keys().cloned().collect();
     for name in names {
         let line = s.branches[&name].clone();
-        let (steps, r) = replay_under(&s.loaded.engine, new, s.seed, &line.state, start_hash)?;
+        let (steps, r) = replay_under(&s.loaded.engine, new, s.seed, line.state(), start_hash)?;
         match &r.stop {
             None => {
-                s.branches.insert(name, rebase_line(&line, &r));
+                s.branches.insert(name, rebase_line(&line, r));
             }
             Some(stop) => {
                 notes += &format!("fork '{name}' dropped: {}\n", stop.describe(&steps));

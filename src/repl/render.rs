@@ -5,12 +5,25 @@
 
 use crate::kernel::engine::Engine;
 use crate::kernel::piece::{Location, PieceId, PoolId};
-use crate::kernel::view::View;
+use crate::kernel::view::{PieceView, View};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// ANSI colours per player seat, used when the terminal wants colour.
 const COLOURS: [&str; 8] = ["34", "31", "32", "33", "35", "36", "37", "90"];
+/// The colour of land cells, and the code that ends any colour.
+const LAND: &str = "33";
+const RESET: &str = "0";
+
+/// Whether `params` (of `ESC [ params m`) is a colour this module writes:
+/// what the REPL lets through to the terminal, and nothing else.
+pub fn is_own_colour(params: &str) -> bool {
+    params == LAND
+        || params == RESET
+        || params
+            .strip_suffix(";1")
+            .is_some_and(|c| COLOURS.contains(&c))
+}
 
 /// A piece in three characters: owner initial, kind letter (`?` when
 /// hidden), `*` when its face is shown to everyone.
@@ -24,7 +37,7 @@ fn token(engine: &Engine, view: &View, id: PieceId, colour: bool) -> String {
     let text = format!("{owner}{kind}{}", if p.public { "*" } else { " " });
     match (colour, p.owner) {
         (true, Some(o)) => format!(
-            "\x1b[{};1m{text}\x1b[0m",
+            "\x1b[{};1m{text}\x1b[{RESET}m",
             COLOURS[o.0 as usize % COLOURS.len()]
         ),
         _ => text,
@@ -53,7 +66,7 @@ pub fn board(engine: &Engine, view: &View, colour: bool) -> String {
                         Some(p) => format!(" {} ", token(engine, view, p.id, colour)),
                         None if g.board.space_kind_name(id) != g.board.space_kinds()[0] => {
                             if colour {
-                                " \x1b[33m###\x1b[0m ".to_string()
+                                format!(" \x1b[{LAND}m###\x1b[{RESET}m ")
                             } else {
                                 " ### ".to_string()
                             }
@@ -69,14 +82,31 @@ pub fn board(engine: &Engine, view: &View, colour: bool) -> String {
         None => areas(engine, view, colour, &mut out),
     }
     for (i, pool) in g.pools.iter().enumerate() {
-        let here: Vec<String> = view
+        let mut here: Vec<&PieceView> = view
             .pieces
             .iter()
             .filter(|p| p.loc == Location::Pool(PoolId(i as u8)))
-            .map(|p| token(engine, view, p.id, colour))
             .collect();
-        if !here.is_empty() {
-            let _ = writeln!(out, "  {pool}: {}", here.join(" "));
+        // By owner in seating order, then by the kind the viewer sees:
+        // piece ids are shuffled, so their order would read as noise.
+        here.sort_by_key(|p| {
+            (
+                p.owner.map_or(u8::MAX, |o| o.0),
+                p.kind.map_or(u16::MAX, |k| k.0),
+            )
+        });
+        let groups: Vec<String> = here
+            .chunk_by(|a, b| a.owner == b.owner)
+            .map(|group| {
+                let tokens: Vec<String> = group
+                    .iter()
+                    .map(|p| token(engine, view, p.id, colour))
+                    .collect();
+                tokens.join(" ")
+            })
+            .collect();
+        if !groups.is_empty() {
+            let _ = writeln!(out, "  {pool}: {}", groups.join(" | "));
         }
     }
     legend(engine, view, &mut out);

@@ -5,6 +5,7 @@
 
 use crate::kernel::engine::Engine;
 use crate::kernel::state::GameState;
+use crate::repl::line::Line;
 
 /// One action of a game as notation, with the position hash it led to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,16 +61,22 @@ impl Stop {
     }
 }
 
-/// The result of a replay: the states after 0, 1, ... n actions (only as
-/// far as it went), and the stop if it did not reach the end.
+/// The result of a replay: the line as far as it went (with every action
+/// as one undo step of its own, so a loaded game steps back action by
+/// action), and the stop if it did not reach the end.
 pub struct Replayed {
-    pub states: Vec<GameState>,
+    pub line: Line,
     pub stop: Option<Stop>,
 }
 
 impl Replayed {
     pub fn last(&self) -> &GameState {
-        self.states.last().expect("a replay holds the start state")
+        self.line.state()
+    }
+
+    /// How many actions replayed.
+    pub fn replayed(&self) -> usize {
+        self.line.position()
     }
 }
 
@@ -101,50 +108,46 @@ pub fn replay(
     check: Option<&[Step]>,
 ) -> Result<Replayed, String> {
     let first = engine.new_game(seed).map_err(|e| e.to_string())?;
-    if start.is_some_and(|h| h != first.position_hash()) {
+    let mut line = Line::new(first);
+    if start.is_some_and(|h| h != line.state().position_hash()) {
         return Ok(Replayed {
-            states: vec![first],
+            line,
             stop: Some(Stop::Start),
         });
     }
-    let mut states = vec![first];
     for (index, text) in notations.iter().enumerate() {
-        let s = states.last().expect("non-empty");
-        let action = match engine.parse_action(s, text) {
+        let action = match engine.parse_action(line.state(), text) {
             Ok(a) => a,
             Err(why) => {
                 let stop = Stop::Illegal { index, why };
                 return Ok(Replayed {
-                    states,
+                    line,
                     stop: Some(stop),
                 });
             }
         };
-        let next = match engine.try_apply(s, action) {
-            Ok(n) => n,
-            Err(e) => {
-                let stop = Stop::Failed {
-                    index,
-                    why: e.to_string(),
-                };
-                return Ok(Replayed {
-                    states,
-                    stop: Some(stop),
-                });
-            }
-        };
+        if let Err(e) = line.step(engine, action) {
+            let stop = Stop::Failed {
+                index,
+                why: e.to_string(),
+            };
+            return Ok(Replayed {
+                line,
+                stop: Some(stop),
+            });
+        }
         if check.is_some_and(|c| {
             c.get(index)
-                .is_some_and(|st| st.hash != next.position_hash())
+                .is_some_and(|st| st.hash != line.state().position_hash())
         }) {
+            line.cut(engine, index).map_err(|e| e.to_string())?;
             return Ok(Replayed {
-                states,
+                line,
                 stop: Some(Stop::Elsewhere { index }),
             });
         }
-        states.push(next);
     }
-    Ok(Replayed { states, stop: None })
+    Ok(Replayed { line, stop: None })
 }
 
 /// The notations of a transcript.

@@ -19,8 +19,8 @@ use crate::kernel::game::Game;
 use crate::kernel::hash::{mix, str_key};
 use crate::kernel::view::Viewer;
 use crate::load::{Loaded, Request, build};
-use crate::repl::replay;
 use crate::repl::session::{Seat, Session};
+use crate::repl::{confirm, replay};
 use serde::{Deserialize, Serialize};
 
 /// The save format's version; loading refuses newer ones.
@@ -116,7 +116,7 @@ fn save_file(s: &Session) -> Result<SaveFile, String> {
 }
 
 /// `load FILE`: replaces the game only if the whole save checks out.
-pub fn load_game(s: &mut Session, arg: &str) -> Result<String, String> {
+pub fn load_game(s: &mut Session, line: &str, arg: &str) -> Result<String, String> {
     if arg.is_empty() {
         return Err("usage: load FILE (a file written by 'save')".into());
     }
@@ -177,15 +177,16 @@ pub fn load_game(s: &mut Session, arg: &str) -> Result<String, String> {
             return Err(fail(format!("seat played by an unknown bot '{b}'")));
         }
     }
-    // Everything checked: now the session changes.
+    // Everything checked: a save that cannot load is refused at once, and
+    // only one that can asks before dropping an unsaved game.
+    if let Some(question) = confirm::before_discarding(s, line) {
+        return Ok(question);
+    }
     s.seed = file.seed;
     s.set_seats(seats).map_err(fail)?;
     s.request = request;
-    let n = r.states.len() - 1;
-    let mut states = r.states;
-    let state = states.pop().expect("start state");
-    s.replace(loaded, state);
-    s.line.undo = states;
+    let n = r.replayed();
+    s.replace(loaded, r.line);
     s.forced_view = None;
     s.screen = viewer.map_or_else(|| s.wanted_viewer(), Viewer::Player);
     s.reset_narration();

@@ -40,11 +40,12 @@ impl Session {
         let engine = &self.loaded.engine;
         let mut out = String::new();
         let humans = self.seats.contains(&Seat::Human);
-        if self.screen == Viewer::All && (humans || self.forced_view.is_some()) {
+        let shown = self.shown_viewer();
+        if shown == Viewer::All && (humans || self.forced_view.is_some()) {
             out += "== GOD VIEW: every hidden face is shown ('view auto' to go back) ==\n";
         }
         out += &render::board(engine, &view, self.colour);
-        let viewer_id = match self.screen {
+        let viewer_id = match shown {
             Viewer::Player(p) => engine.game.player_id(p).to_string(),
             Viewer::All => String::new(),
         };
@@ -54,11 +55,9 @@ impl Session {
             None => {}
         }
         if let Some(o) = &self.state().result {
-            let who = o.winner.map_or("no winner".to_string(), |w| {
-                format!("{} wins", engine.game.players[w.0 as usize].name)
-            });
             out += &format!(
-                "game over: {who} ({}). 'new' starts another game, 'undo' steps back.\n",
+                "game over: {} ({}). 'new' starts another game, 'undo' steps back.\n",
+                narrate::result(&engine.game, o),
                 o.reason
             );
             return out;
@@ -77,6 +76,8 @@ impl Session {
         out
     }
 
+    /// What the player to move is asked, in words: the phase by the name
+    /// game.yaml gives it.
     fn decision_word(&self) -> String {
         let engine = &self.loaded.engine;
         let Some(f) = self.state().stack.last() else {
@@ -93,21 +94,25 @@ impl Session {
                     .count();
                 format!("set up a piece ({left} left in reserve)")
             }
-            _ => format!("decide ({})", phase.name),
+            PhaseKind::Movement(_) => format!("move ({})", phase.label),
+            PhaseKind::Script => format!("decide ({})", phase.label),
         }
     }
 
-    /// The view for the screen's viewer.
+    /// The view the screen shows.
     pub(crate) fn view(&self) -> View {
-        View::new(&self.loaded.engine.game, self.state(), self.screen)
+        View::new(&self.loaded.engine.game, self.state(), self.shown_viewer())
     }
 
-    /// Whose eyes the screen should show: the forced viewer, else the human
-    /// to move, else the screen's viewer as it is (game over, bots' turn).
+    /// Whose eyes the screen shows: a viewer chosen with `view`, else the
+    /// one it follows.
+    pub(crate) fn shown_viewer(&self) -> Viewer {
+        self.forced_view.unwrap_or(self.screen)
+    }
+
+    /// Whose eyes the screen should follow: the human to move, else the
+    /// screen's viewer as it is (game over, bots' turn).
     pub(crate) fn wanted_viewer(&self) -> Viewer {
-        if let Some(v) = self.forced_view {
-            return v;
-        }
         let humans: Vec<usize> = (0..self.seats.len())
             .filter(|&i| self.seats[i] == Seat::Human)
             .collect();

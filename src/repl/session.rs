@@ -11,7 +11,9 @@ use crate::kernel::rng::GameRng;
 use crate::kernel::state::GameState;
 use crate::kernel::view::Viewer;
 use crate::load::{Loaded, Request, load};
-use crate::repl::{commands, reload};
+use crate::repl::escape::for_terminal;
+use crate::repl::line::{Kept, Line};
+use crate::repl::{commands, confirm, reload};
 use std::collections::BTreeMap;
 
 /// Who plays a seat.
@@ -38,37 +40,31 @@ impl Seat {
     }
 }
 
-/// What the caller should do after a command.
+/// What the caller should do after a command. Every text in it is safe
+/// to print (see [`crate::repl::escape`]).
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Reply {
     pub text: String,
     pub quit: bool,
+    /// The command failed, or a bot's move failed while it ran: a command
+    /// file that meets one ends with a failure status.
+    pub failed: bool,
     /// Hot-seat: hand the terminal to this player (clear the screen and
     /// wait for Enter), then print the text, which is for their eyes.
     pub pass: Option<(String, String)>,
-    /// A question the terminal loop asks at once (reload's choice); the
-    /// answer becomes the next command line, prefixed by the question's
-    /// command word.
-    pub ask: Option<(String, String)>,
+    /// A question the terminal loop asks at once.
+    pub ask: Option<Ask>,
 }
 
-/// One line of play: a position with its undo and redo stacks.
-#[derive(Clone, Debug)]
-pub struct Line {
-    pub state: GameState,
-    /// States before each human action, for undo; redo holds undone ones.
-    pub undo: Vec<GameState>,
-    pub redo: Vec<GameState>,
-}
-
-impl Line {
-    pub fn new(state: GameState) -> Line {
-        Line {
-            state,
-            undo: Vec::new(),
-            redo: Vec::new(),
-        }
-    }
+/// A question asked at once at the terminal (reload's choice, a yes or
+/// no); in a command file the next line answers it.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Ask {
+    /// Put before the answer to make the command line it becomes.
+    pub prefix: String,
+    pub question: String,
+    /// The answer an empty line (or Ctrl-C) gives.
+    pub default: String,
 }
 
 pub struct Session {
@@ -81,10 +77,21 @@ pub struct Session {
     pub(crate) branch: String,
     pub(crate) seats: Vec<Seat>,
     bots: Vec<Option<Box<dyn Bot>>>,
-    /// A viewer forced by the `view` command; otherwise the human to move.
+    /// A viewer chosen with `view`, shown instead of [`Session::screen`];
+    /// in hot-seat play it ends when the terminal passes on.
     pub(crate) forced_view: Option<Viewer>,
-    /// Whose eyes the screen shows now.
+    /// Whose eyes the screen follows: the human to move (in hot-seat play,
+    /// the one holding the terminal), or everyone when no seat is human.
     pub(crate) screen: Viewer,
+    /// In hot-seat play, hidden faces may show until the terminal passes on
+    /// (the holder said yes; see `confirm`).
+    pub(crate) peeking: bool,
+    /// A command waiting for a yes or no.
+    pub(crate) question: Option<confirm::Question>,
+    /// The command being run may drop an unsaved game (the user said yes).
+    pub(crate) discarding: bool,
+    /// A bot's move failed since the last reply.
+    failed: bool,
     pub(crate) seed: u64,
     /// How many events have been narrated already.
     pub(crate) shown: usize,
@@ -140,6 +147,10 @@ impl Session {
             bots: Vec::new(),
             forced_view: None,
             screen: Viewer::All,
+            peeking: false,
+            question: None,
+            discarding: false,
+            failed: false,
             seed,
             shown: 0,
             colour: false,
@@ -152,8 +163,22 @@ impl Session {
         Ok(session)
     }
 
-    pub(crate) fn state(&self) -> &GameState {
-        &self.line.state
+    pub fn state(&self) -> &GameState {
+        self.line.state()
+    }
+
+    /// What the session keeps in memory for the game and its forks.
+    pub fn kept(&self) -> Kept {
+        let mut seen = std::collections::HashSet::new();
+        let lines = std::iter::once(&self.line).chain(self.branches.values());
+        lines.fold(Kept::default(), |sum, line| {
+            let k = line.kept(&mut seen);
+            Kept {
+                states: sum.states + k.states,
+                snapshots: sum.snapshots + k.snapshots,
+                bytes: sum.bytes + k.bytes,
+            }
+        })
     }
 
     pub(crate) fn set_seats(&mut self, seats: Vec<Seat>) -> Result<(), String> {
@@ -202,29 +227,58 @@ impl Session {
         } else {
             format!("[{}] ", self.branch)
         };
-        match self.loaded.engine.to_move(self.state()) {
+        let prompt = match self.loaded.engine.to_move(self.state()) {
             Some(p) => format!("{branch}{}> ", self.loaded.engine.game.player_id(p)),
             None => format!("{branch}game over> "),
-        }
+        };
+        for_terminal(&prompt, false)
     }
 
-    /// Runs one command line. In hot-seat play, when the command leaves the
+    /// Runs one command line. Afterwards the rules' own tables are checked
+    /// (a script or the `lua` command may have changed one: the change is
+    /// undone and reported). In hot-seat play, when the command leaves the
     /// decision with another human, the reply says to pass the terminal.
     pub fn execute(&mut self, line: &str) -> Reply {
         let events_before = self.state().events.len();
         let mut reply = commands::execute(self, line.trim());
-        let wanted = self.wanted_viewer();
-        if wanted != self.screen && self.forced_view.is_none() {
-            self.screen = wanted;
-            if self.hot_seat() {
-                let start = events_before.min(self.state().events.len());
-                let mut text = self.narrate_range(start);
-                self.shown = self.state().events.len();
-                text += &self.status();
-                reply.pass = Some((self.player_name_upper(wanted), text));
-            }
+        if let Err(e) = self.loaded.engine.check_scripts() {
+            reply.text += &format!("error: {e}\n");
+            reply.failed = true;
+        }
+        reply.failed |= std::mem::take(&mut self.failed);
+        self.follow_the_turn(events_before, &mut reply);
+        reply.text = for_terminal(&reply.text, self.colour);
+        if let Some((who, text)) = &mut reply.pass {
+            *who = for_terminal(who, false);
+            *text = for_terminal(text, self.colour);
         }
         reply
+    }
+
+    /// Whether a bot's move failed since the last command (the opening
+    /// screen's bots play before any command).
+    pub fn take_failed(&mut self) -> bool {
+        std::mem::take(&mut self.failed)
+    }
+
+    /// Moves the screen to whoever decides now. In hot-seat play that is a
+    /// handover: a view chosen with `view` and a yes to peek end there, and
+    /// what happened since the command is narrated for the next player.
+    fn follow_the_turn(&mut self, events_before: usize, reply: &mut Reply) {
+        let wanted = self.wanted_viewer();
+        if wanted == self.screen {
+            return;
+        }
+        self.screen = wanted;
+        if self.hot_seat() {
+            self.forced_view = None;
+            self.peeking = false;
+            let start = events_before.min(self.state().events.len());
+            let mut text = self.narrate_range(start);
+            self.shown = self.state().events.len();
+            text += &self.status();
+            reply.pass = Some((self.player_name_upper(wanted), text));
+        }
     }
 
     fn player_name_upper(&self, v: Viewer) -> String {
@@ -247,30 +301,46 @@ impl Session {
         Ok(self.after_change())
     }
 
-    /// Applies one human action without narrating (autoplace batches them).
-    pub(crate) fn apply_human(&mut self, action: Action) -> Result<(), String> {
-        let next = self
-            .loaded
-            .engine
-            .try_apply(self.state(), action)
+    /// Applies one human action as an undo step, without narrating.
+    fn apply_human(&mut self, action: Action) -> Result<(), String> {
+        self.line
+            .step(&self.loaded.engine, action)
             .map_err(|e| e.to_string())?;
-        let before = std::mem::replace(&mut self.line.state, next);
-        self.line.undo.push(before);
-        self.line.redo.clear();
         self.dirty = true;
         Ok(())
     }
 
-    /// After the game changed: let the bots play until a human decides,
-    /// then narrate what happened and show the position.
+    /// After the game or its rules changed: let the bots play until a
+    /// human decides, then narrate what happened and show the position.
+    /// A bot whose move failed is tried again here, so new rules or a new
+    /// seat get it going.
     pub(crate) fn after_change(&mut self) -> String {
         let error = self.run_bots().err();
         let mut out = self.narrate_new();
         if let Some(e) = error {
             out += &format!("error: {e}\n");
+            self.failed = true;
         }
         out += &self.status();
         out
+    }
+
+    /// After stepping through the game (undo, redo, switch): as
+    /// [`Session::after_change`] when a human plays, but a game of bots
+    /// only is left where it is, for looking at.
+    pub(crate) fn after_stepping(&mut self) -> String {
+        if self.seats.contains(&Seat::Human) {
+            self.after_change()
+        } else {
+            self.status()
+        }
+    }
+
+    /// The game holds play that no file has and the seed alone does not
+    /// give back: steps to undo (a human's actions; each bot's, when no
+    /// seat is human) or forks, since it was last saved or loaded.
+    pub(crate) fn unsaved(&self) -> bool {
+        self.dirty && (!self.line.undo_marks().is_empty() || !self.branches.is_empty())
     }
 
     /// Lets bot seats play until a human decides or the game ends.
@@ -283,16 +353,14 @@ impl Session {
                 break;
             };
             let engine = &self.loaded.engine;
-            engine.legal_actions(&self.line.state, &mut legal);
-            let pick = bot.choose(&Sight::new(engine, &self.line.state, p), &legal);
-            let next = engine
-                .try_apply(&self.line.state, legal[pick])
-                .map_err(|e| format!("a rule script failed during the bot's move: {e}"))?;
-            let before = std::mem::replace(&mut self.line.state, next);
-            if record {
-                self.line.undo.push(before);
-                self.line.redo.clear();
-            }
+            engine.legal_actions(self.line.state(), &mut legal);
+            let pick = bot.choose(&Sight::new(engine, self.line.state(), p), &legal);
+            let played = if record {
+                self.line.step(engine, legal[pick])
+            } else {
+                self.line.play(engine, legal[pick])
+            };
+            played.map_err(|e| format!("a rule script failed during the bot's move: {e}"))?;
             self.dirty = true;
         }
         Ok(())
@@ -308,13 +376,19 @@ impl Session {
             .join(", ")
     }
 
-    /// Replaces the game (new game, load): undo history and forks go too.
-    pub(crate) fn replace(&mut self, loaded: Loaded, state: GameState) {
+    /// Replaces the game (new game, load) with a line of play under other
+    /// rules: the old undo history and forks go.
+    pub(crate) fn replace(&mut self, loaded: Loaded, line: Line) {
         self.loaded = loaded;
-        self.line = Line::new(state);
+        self.line = line;
         self.branches.clear();
         self.branch = "main".into();
         self.pending = None;
+        self.question = None;
+        self.peeking = false;
+        if self.hot_seat() {
+            self.forced_view = None;
+        }
         self.shown = 0;
         self.screen = self.wanted_viewer();
     }

@@ -3,6 +3,9 @@
 
 use crate::kernel::view::Viewer;
 use crate::load::{Request, load};
+use crate::repl::confirm;
+use crate::repl::escape::quote;
+use crate::repl::line::Line;
 use crate::repl::session::{Seat, Session};
 
 pub fn options(s: &Session) -> String {
@@ -59,8 +62,9 @@ pub fn scenarios(s: &Session) -> String {
     out
 }
 
-/// `new [SCENARIO] [+opt] [-opt]`: a new game with the same seats.
-pub fn new_game(s: &mut Session, args: &str) -> Result<String, String> {
+/// `new [SCENARIO] [+opt] [-opt]`: a new game with the same seats. An
+/// unsaved game is dropped only after a yes.
+pub fn new_game(s: &mut Session, line: &str, args: &str) -> Result<String, String> {
     let game = s.loaded.engine.game.id.clone();
     let mut target = s.request.target.clone();
     let mut options = s.loaded.options.clone();
@@ -111,10 +115,13 @@ pub fn new_game(s: &mut Session, args: &str) -> Result<String, String> {
     }
     let request = Request { target, options };
     let loaded = load(&s.catalog, &request).map_err(|e| e.to_string())?;
+    if let Some(question) = confirm::before_discarding(s, line) {
+        return Ok(question);
+    }
     s.seed = seed.unwrap_or_else(|| crate::kernel::hash::mix(s.seed) % 1_000_000_000);
     let state = loaded.engine.new_game(s.seed).map_err(|e| e.to_string())?;
     s.request = request;
-    s.replace(loaded, state);
+    s.replace(loaded, Line::new(state));
     let seats = s.seats.clone();
     s.set_seats(seats)?;
     s.dirty = false;
@@ -141,22 +148,36 @@ pub fn seat(s: &mut Session, args: &str) -> Result<String, String> {
     Ok(format!("seats: {}\n{}", s.seat_summary(), s.after_change()))
 }
 
-pub fn view(s: &mut Session, arg: &str) -> Result<String, String> {
-    s.forced_view = match arg {
+/// `view PLAYER|all|auto`. On a shared screen, a view that shows faces
+/// its holder may not see asks first, and lasts until the turn passes.
+pub fn view(s: &mut Session, line: &str, arg: &str) -> Result<String, String> {
+    let g = &s.loaded.engine.game;
+    let chosen = match arg {
         "all" | "god" => Some(Viewer::All),
         "auto" | "" => None,
-        p => Some(Viewer::Player(
-            s.loaded
-                .engine
-                .game
-                .player_index(p)
-                .ok_or_else(|| format!("no player '{p}': use a player id, all or auto"))?,
-        )),
+        p => Some(Viewer::Player(g.player_index(p).ok_or_else(|| {
+            format!(
+                "no player '{}': use a player id ({}), all or auto",
+                quote(p),
+                crate::repl::session::player_ids(&s.loaded)
+            )
+        })?)),
     };
-    s.screen = s.wanted_viewer();
-    let who = match s.screen {
+    if let Some(v) = chosen
+        && confirm::reveals(s, v)
+        && let Some(question) = confirm::before_peeking(s, line, "This view")
+    {
+        return Ok(question);
+    }
+    s.forced_view = chosen.filter(|&v| v != s.screen || !s.hot_seat());
+    let who = match s.shown_viewer() {
         Viewer::All => "everyone's pieces (god view)".to_string(),
         Viewer::Player(p) => format!("{}'s view", s.loaded.engine.game.players[p.0 as usize].name),
     };
-    Ok(format!("now showing {who}\n{}", s.status()))
+    let until = if s.hot_seat() && s.forced_view.is_some() {
+        " until the turn passes"
+    } else {
+        ""
+    };
+    Ok(format!("now showing {who}{until}\n{}", s.status()))
 }

@@ -3,6 +3,7 @@
 //! prints the transcript a user would have seen.
 
 use crate::repl::complete::{self, ReplHelper};
+use crate::repl::escape::{clip, for_terminal, quote};
 use crate::repl::session::{Reply, Session};
 use rustyline::config::Configurer;
 use rustyline::error::ReadlineError;
@@ -82,13 +83,13 @@ pub fn interactive(mut session: Session) -> Result<(), String> {
 fn show(editor: &mut Ed, session: &mut Session, reply: Reply) -> Result<bool, String> {
     print!("{}", reply.text);
     let mut quit = reply.quit;
-    if let Some((cmd, question)) = reply.ask {
-        let answer = match editor.readline(&question) {
+    if let Some(ask) = reply.ask {
+        let answer = match editor.readline(&ask.question) {
             Ok(a) if !a.trim().is_empty() => a,
-            Ok(_) | Err(ReadlineError::Interrupted | ReadlineError::Eof) => "keep".to_string(),
+            Ok(_) | Err(ReadlineError::Interrupted | ReadlineError::Eof) => ask.default,
             Err(e) => return Err(format!("terminal error: {e}")),
         };
-        let next = session.execute(&format!("{cmd} {}", answer.trim()));
+        let next = session.execute(&format!("{} {}", ask.prefix, answer.trim()));
         quit |= show(editor, session, next)?;
     }
     if let Some((who, text)) = reply.pass {
@@ -117,19 +118,32 @@ fn offer_save(editor: &mut Ed, session: &mut Session) {
 
 /// Runs commands from a reader (a file, or stdin when it is not a
 /// terminal), printing each command and what a user would see. Lines
-/// starting with `#` are comments.
+/// starting with `#` are comments. Every command runs; if any failed (or a
+/// bot's move failed), the result is an error naming how many and the
+/// first, so the process exits with a failure status.
 pub fn scripted(mut session: Session, input: impl BufRead) -> Result<(), String> {
     print!("{}", session.welcome());
-    for line in input.lines() {
+    let mut failures = Failures::default();
+    if session.take_failed() {
+        failures.note(0, "(the opening position)");
+    }
+    for (index, line) in input.lines().enumerate() {
         let line = line.map_err(|e| format!("cannot read commands: {e}"))?;
         if line.trim_start().starts_with('#') {
             continue;
         }
-        println!("{}{line}", session.prompt());
+        println!(
+            "{}{}",
+            session.prompt(),
+            for_terminal(&clip(&line, ECHOED_CHARS), false)
+        );
         let reply = session.execute(&line);
         print!("{}", reply.text);
-        if let Some((_, question)) = &reply.ask {
-            println!("({question}answer with the next command)");
+        if reply.failed {
+            failures.note(index + 1, &line);
+        }
+        if let Some(ask) = &reply.ask {
+            println!("({}answer with the next command)", ask.question);
         }
         if let Some((who, text)) = reply.pass {
             println!("-- pass to {who}, press Enter (the screen is cleared) --");
@@ -139,7 +153,39 @@ pub fn scripted(mut session: Session, input: impl BufRead) -> Result<(), String>
             break;
         }
     }
-    Ok(())
+    failures.result()
+}
+
+/// How much of a command line the transcript repeats.
+const ECHOED_CHARS: usize = 1000;
+
+/// The commands of a file that failed: how many, and the first.
+#[derive(Default)]
+struct Failures {
+    count: usize,
+    first: Option<String>,
+}
+
+impl Failures {
+    fn note(&mut self, line: usize, command: &str) {
+        self.count += 1;
+        self.first
+            .get_or_insert_with(|| format!("line {line}: {}", quote(command)));
+    }
+
+    fn result(self) -> Result<(), String> {
+        match self.first {
+            None => Ok(()),
+            Some(first) => Err(for_terminal(
+                &format!(
+                    "{} command{} failed (the first at {first}); see the transcript above",
+                    self.count,
+                    if self.count == 1 { "" } else { "s" }
+                ),
+                false,
+            )),
+        }
+    }
 }
 
 /// The history file, under the user's data directory.

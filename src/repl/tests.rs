@@ -73,7 +73,7 @@ fn a_replay_stops_at_the_first_illegal_action() {
         matches!(r.stop, Some(Stop::Illegal { index: 1, .. })),
         "red sets up first, on its own rows"
     );
-    assert_eq!(r.states.len(), 2);
+    assert_eq!(r.replayed(), 1);
 }
 
 #[test]

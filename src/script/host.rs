@@ -310,11 +310,16 @@ impl LuaRules {
         what: impl FnOnce() -> String,
         f: impl FnOnce(&Lua) -> mlua::Result<R>,
     ) -> Result<R, RulesError> {
-        // The Lua-side cache of game variables stays good across calls as
+        // The Lua-side mirror of the game variables stays good across calls as
         // long as they are on the same state, changed only through the API.
         let cache = &self.api.vars_cache;
         if !self.link.cache_holds(state.vars_stamp()) {
-            cache.clear();
+            self.sandbox
+                .call(|lua| cache.load(lua, state.vars()))
+                .map_err(|e| {
+                    self.link.forget_cache();
+                    RulesError(format!("loading the game variables into Lua: {e}"))
+                })?;
         }
         self.link
             .lend(state, frame, || self.sandbox.call(f))

@@ -36,12 +36,30 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// Runs `portolan [pre] play ARGS --commands FILE` and returns stdout.
+/// Runs `portolan [pre] play ARGS --commands FILE` and returns stdout;
+/// every command must succeed.
 pub fn play(args: &[&str], commands: &str) -> String {
     play_with(&[], args, commands)
 }
 
 pub fn play_with(pre: &[&str], args: &[&str], commands: &str) -> String {
+    let (ok, text, errors) = run(pre, args, commands);
+    assert!(ok, "portolan failed: {errors}\n{text}");
+    text
+}
+
+/// As [`play`], for command files with commands meant to fail: the
+/// process must exit with a failure status. Returns stdout and the
+/// summary on stderr (`3 commands failed (the first at line 2: ...)`).
+pub fn play_failing(args: &[&str], commands: &str) -> (String, String) {
+    let (ok, text, errors) = run(&[], args, commands);
+    assert!(!ok, "portolan should have failed:\n{text}");
+    assert!(errors.contains(" failed (the first at line "), "{errors}");
+    (text, errors)
+}
+
+/// Runs the binary on a command file: success, stdout, stderr.
+fn run(pre: &[&str], args: &[&str], commands: &str) -> (bool, String, String) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("commands.txt");
     std::fs::write(&file, commands).unwrap();
@@ -55,13 +73,11 @@ pub fn play_with(pre: &[&str], args: &[&str], commands: &str) -> String {
         .arg(&file)
         .output()
         .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
+    (
         out.status.success(),
-        "portolan failed: {}\n{text}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    text
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// The part of a transcript after the last echo of `command`.
@@ -75,12 +91,23 @@ pub fn after<'a>(text: &'a str, command: &str) -> &'a str {
 
 /// The reply to the last `command`, up to the next prompt echo.
 pub fn reply<'a>(text: &'a str, command: &str) -> &'a str {
-    let rest = after(text, command);
-    let end = rest
-        .find("\nblue> ")
-        .or_else(|| rest.find("\nred> "))
-        .or_else(|| rest.find("\ngame over> "))
-        .or_else(|| rest.find("\n["))
+    until_prompt(after(text, command))
+}
+
+/// The replies to every run of `command`, in order.
+pub fn replies<'a>(text: &'a str, command: &str) -> Vec<&'a str> {
+    let echo = format!("> {command}\n");
+    text.match_indices(&echo)
+        .map(|(at, _)| until_prompt(&text[at + echo.len()..]))
+        .collect()
+}
+
+/// Text up to the next prompt echo (whoever's it is).
+fn until_prompt(rest: &str) -> &str {
+    let end = ["\nblue> ", "\nred> ", "\ngame over> ", "\n["]
+        .iter()
+        .filter_map(|prompt| rest.find(prompt))
+        .min()
         .map_or(rest.len(), |i| i + 1);
     &rest[..end]
 }
@@ -107,8 +134,13 @@ pub struct Live {
 
 impl Live {
     pub fn start(pre: &[&str], args: &[&str]) -> Live {
+        Live::start_in(&repo(), pre, args)
+    }
+
+    /// As [`Live::start`], in another working folder (for relative files).
+    pub fn start_in(dir: &Path, pre: &[&str], args: &[&str]) -> Live {
         let mut child = Command::new(BIN)
-            .current_dir(repo())
+            .current_dir(dir)
             .env("NO_COLOR", "1")
             .args(pre)
             .arg("play")
@@ -138,8 +170,10 @@ impl Live {
     /// Sends commands and returns everything printed until they are done.
     pub fn run(&mut self, commands: &str) -> String {
         self.sync += 1;
-        let marker = format!("\"sync-{}\"", self.sync);
-        writeln!(self.stdin, "{commands}\nlua {marker}").unwrap();
+        // A command that only looks, and asks nothing even in hot-seat
+        // play: its error line marks the end of the replies.
+        let marker = format!("error: no command 'sync-{}'", self.sync);
+        writeln!(self.stdin, "{commands}\nhelp sync-{}", self.sync).unwrap();
         self.stdin.flush().unwrap();
         let mut text = String::new();
         loop {
@@ -147,7 +181,7 @@ impl Live {
                 .lines
                 .recv_timeout(Duration::from_secs(60))
                 .unwrap_or_else(|_| panic!("no answer; so far:\n{text}"));
-            if l == marker {
+            if l.starts_with(&marker) {
                 return text;
             }
             text += &l;

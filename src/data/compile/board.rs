@@ -3,7 +3,7 @@
 use super::Compiler;
 use crate::data::game_file::GameFile;
 use crate::kernel::board::{ADJACENT, Board, Dir, GridSize, SpaceId};
-use crate::kernel::game::{Game, Zone};
+use crate::kernel::game::{Game, Zone, label_or_id};
 use std::collections::HashSet;
 
 /// The most spaces a board may have (space ids are 16-bit).
@@ -141,7 +141,11 @@ impl Compiler<'_> {
                     }
                 }
             }
-            zones.push(Zone::new(name.clone(), members));
+            zones.push(Zone::new(
+                name.clone(),
+                label_or_id(z.name.as_deref(), name),
+                members,
+            ));
         }
         zones
     }

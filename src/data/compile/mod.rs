@@ -92,6 +92,7 @@ pub fn compile(
         .take(phases)
         .map(|(name, p)| Phase {
             name: name.clone(),
+            label: label_or_id(p.name(), name),
             kind: c.phase(file, name, p, &game, &names),
         })
         .collect();

@@ -28,7 +28,7 @@ impl Compiler<'_> {
         names: &Declared,
     ) -> PhaseKind {
         match p {
-            PhaseFile::Placement { quotas } => {
+            PhaseFile::Placement { quotas, .. } => {
                 PhaseKind::Placement(self.placement(name, quotas, game, names))
             }
             PhaseFile::Movement {
@@ -36,6 +36,7 @@ impl Compiler<'_> {
                 combat,
                 reveal_on_attack,
                 specials,
+                ..
             } => {
                 let (patterns, kind_reach) = self.patterns(name, movement, file, game);
                 let reaches = match self.reach_fits(patterns.len(), game) {
@@ -69,7 +70,7 @@ impl Compiler<'_> {
                     specials,
                 })
             }
-            PhaseFile::Script => PhaseKind::Script,
+            PhaseFile::Script { .. } => PhaseKind::Script,
         }
     }
 

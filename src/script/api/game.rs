@@ -17,7 +17,14 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<Function> {
     let t = natives(
         lua,
         link,
-        &[&FIRST_PLAYER, &NEXT_PLAYER, &CURRENT_PLAYER, &OPTION, &PLY],
+        &[
+            &FIRST_PLAYER,
+            &NEXT_PLAYER,
+            &CURRENT_PLAYER,
+            &PLAYER_NAME,
+            &OPTION,
+            &PLY,
+        ],
     )?;
     let l = Rc::clone(link);
     t.raw_set(
@@ -74,6 +81,16 @@ static CURRENT_PLAYER: Native = Native {
             }
             Ok(())
         })
+    },
+};
+
+/// A player's name for messages (`Blue` for `blue`), from game.yaml.
+static PLAYER_NAME: Native = Native {
+    name: "game.player_name",
+    call: |link, a, out| {
+        let g = link.game()?;
+        out.str(&g.players[player_arg(g, a.str(1)?)?.0 as usize].name);
+        Ok(())
     },
 };
 
