@@ -7,7 +7,7 @@ use crate::data::catalog::Catalog;
 use crate::data::compile::compile;
 use crate::data::error::{DataError, DataErrors, suggest};
 use crate::data::game_file::GameFile;
-use crate::data::locate::Outline;
+use crate::data::locate::{Outline, place_in_game};
 use crate::data::package::Package;
 use crate::data::scenario::{Scenario, apply_overrides};
 use crate::kernel::engine::Engine;
@@ -96,7 +96,7 @@ fn build_from(
         .files
         .get("game.yaml")
         .and_then(|text| Outline::of(text));
-    let written = compile(&file, &yaml_path, outline.as_ref(), options)
+    let written = compile(&file, &yaml_path, outline.as_ref(), &[], options)
         .map_err(|e| errors.extend(e.0))
         .ok();
     let overridden = apply_overrides(&file, overrides)
@@ -122,10 +122,14 @@ fn build_from(
             ),
             _ => format!("{yaml_path} (after the optional rules' configure())"),
         };
-        compile(&file, &changed_by, None, options)?
+        compile(&file, &changed_by, None, overrides, options)?
     };
     let game = Rc::new(game);
-    rules.attach(&game, &yaml_path, outline.as_ref())?;
+    let place = |path: &str| {
+        let path: Vec<&str> = path.split('.').collect();
+        place_in_game(&yaml_path, outline.as_ref(), overrides, &path)
+    };
+    rules.attach(&game, &yaml_path, &place)?;
     Ok(Engine::new(game, Box::new(rules)))
 }
 

@@ -581,6 +581,42 @@ fn check_locates_a_bad_override_in_the_scenario_file() {
 }
 
 #[test]
+fn check_locates_a_rule_function_a_scenario_names_but_no_script_defines() {
+    let text = "game: med-convoy\ntitle: Bad\noverrides:\n  victory:\n    repetition: { count: 3, script: end_by_repetitio }\n";
+    let (dir, file) = scenario("bad-script", text);
+    assert_scenario_fails(
+        dir.path(),
+        &file,
+        "bad-script",
+        "bad-script.yaml:5:37: the data names the rule function 'end_by_repetitio'",
+    );
+}
+
+#[test]
+fn check_locates_a_compile_error_in_the_overrides_that_cause_it() {
+    let text = "game: med-convoy\ntitle: Bad\noverrides:\n  phases:\n    setup:\n      quotas: { home_row: 7, secnd_row: 3 }\n";
+    let (dir, file) = scenario("bad-quota", text);
+    assert_scenario_fails(
+        dir.path(),
+        &file,
+        "bad-quota",
+        "bad-quota.yaml:6:41: phase 'setup' places into unknown zone 'secnd_row'",
+    );
+}
+
+#[test]
+fn check_locates_a_misspelt_name_in_the_overrides() {
+    let text = "game: med-convoy\ntitle: Bad\noverrides:\n  victory:\n    reach: { kind: Merchant, zone: farrow }\n";
+    let (dir, file) = scenario("bad-zone", text);
+    assert_scenario_fails(
+        dir.path(),
+        &file,
+        "bad-zone",
+        "bad-zone.yaml:5:36: unknown zone 'farrow': did you mean 'far_row'?",
+    );
+}
+
+#[test]
 fn check_locates_an_unknown_scenario_key() {
     let (dir, file) = scenario("bad-key", "game: med-convoy\ntitle: Bad\nsetting: 3\n");
     assert_scenario_fails(dir.path(), &file, "bad-key", "bad-key.yaml:3:1");

@@ -120,6 +120,20 @@ impl Outline {
         true
     }
 
+    /// Where the text `value` is first written as a value, in document
+    /// order.
+    pub fn find_text(&self, value: &str) -> Option<(u64, u64)> {
+        fn walk(node: &Spanned<Node>, value: &str) -> Option<Location> {
+            match &node.value {
+                Node::Leaf(Json::String(s)) if s == value => Some(node.referenced),
+                Node::Leaf(_) => None,
+                Node::Map(map) => map.entries.iter().find_map(|e| walk(&e.value, value)),
+                Node::Seq(items) => items.iter().find_map(|n| walk(n, value)),
+            }
+        }
+        walk(self.tree()?, value).and_then(position)
+    }
+
     /// The document as plain data (null where the text is not YAML).
     pub fn to_json(&self) -> Json {
         self.tree().map_or(Json::Null, |t| json_of(&t.value))
@@ -143,15 +157,31 @@ impl Outline {
     }
 }
 
+/// Where something was written: a file, and the line and column when known.
+pub type Place = (String, Option<(u64, u64)>);
+
+/// Where a path of a game's data (key by key) was written: in the last
+/// of a scenario's override files that writes it, else in game.yaml (at
+/// the deepest node found along the path).
+pub fn place_in_game(
+    yaml: &str,
+    outline: Option<&Outline>,
+    overrides: &[(String, Outline)],
+    path: &[&str],
+) -> Place {
+    if overrides.iter().any(|(_, o)| o.has(path.iter().copied())) {
+        let path: Vec<String> = path.iter().map(|k| k.to_string()).collect();
+        return place_in(overrides, &path, false);
+    }
+    let at = outline.and_then(|o| o.find_at(path.iter().copied()));
+    (yaml.to_string(), at)
+}
+
 /// Where a path was written among several files laid over one another
 /// (a scenario's overrides, the base scenario's first): the last file that
 /// writes it, with the line and column of its key (`key`) or value; the
 /// last file, unplaced, when none writes it.
-pub fn place_in(
-    files: &[(String, Outline)],
-    path: &[String],
-    key: bool,
-) -> (String, Option<(u64, u64)>) {
+pub fn place_in(files: &[(String, Outline)], path: &[String], key: bool) -> Place {
     let path = || path.iter().map(String::as_str);
     match files.iter().rev().find(|(_, o)| o.has(path())) {
         Some((file, o)) if key => (file.clone(), o.find_key(path())),

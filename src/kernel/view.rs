@@ -132,7 +132,7 @@ mod tests {
             "id: t\ntitle: T\nplayers: [{id: blue}, {id: red}]\npieces: {kinds: {Ship: {count: 0}}}\nphases: {p: {kind: script}}\nflow: [p]\n",
         )
         .unwrap();
-        crate::data::compile::compile(&file, "t", None, &[]).unwrap()
+        crate::data::compile::compile(&file, "t", None, &[], &[]).unwrap()
     }
 
     #[test]

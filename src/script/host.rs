@@ -5,7 +5,7 @@
 
 use crate::data::error::{DataError, DataErrors};
 use crate::data::game_file::GameFile;
-use crate::data::locate::Outline;
+use crate::data::locate::{Outline, Place};
 use crate::kernel::board::SpaceId;
 use crate::kernel::event::Resolved;
 use crate::kernel::game::{Game, ScriptRef};
@@ -196,7 +196,7 @@ impl LuaRules {
         &self,
         game: &Rc<Game>,
         yaml: &str,
-        outline: Option<&Outline>,
+        place: &dyn Fn(&str) -> Place,
     ) -> Result<(), DataErrors> {
         let fail = |e: String| DataErrors::from(DataError::new(yaml, e));
         let rows = self
@@ -221,7 +221,7 @@ impl LuaRules {
         self.sandbox
             .freeze(&self.api.tables)
             .map_err(|e| fail(format!("the package cannot be frozen after loading: {e}")))?;
-        let named = self.find_named(game, yaml, outline)?;
+        let named = self.find_named(game, place)?;
         self.named
             .set(Named {
                 _rows: rows.into_iter().flatten().collect(),
@@ -232,13 +232,9 @@ impl LuaRules {
     }
 
     /// Looks up every function the data names; every missing one is an
-    /// error placed where game.yaml names it.
-    fn find_named(
-        &self,
-        game: &Game,
-        yaml: &str,
-        outline: Option<&Outline>,
-    ) -> Result<Named, DataErrors> {
+    /// error placed by `place` where the data names it (game.yaml, or a
+    /// scenario's overrides).
+    fn find_named(&self, game: &Game, place: &dyn Fn(&str) -> Place) -> Result<Named, DataErrors> {
         let mut named = Named {
             rules: HashMap::new(),
             phases: vec![None; game.phases.len()],
@@ -291,9 +287,8 @@ impl LuaRules {
                     (e.to_string(), path)
                 }
             };
-            let mut e = DataError::new(yaml, message);
-            e.at = outline.and_then(|o| o.find(path));
-            errors.push(e);
+            let (file, at) = place(path);
+            errors.push(DataError { file, at, message });
         }
         named.evaluate = self
             .sandbox

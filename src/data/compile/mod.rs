@@ -16,7 +16,7 @@ pub use board::rank_of;
 
 use crate::data::error::{DataError, DataErrors, suggest};
 use crate::data::game_file::{GameFile, Ref};
-use crate::data::locate::Outline;
+use crate::data::locate::{Outline, Place, place_in_game};
 use crate::data::schema::MAX_PROBLEMS;
 use crate::kernel::game::*;
 use crate::kernel::piece::{BUILTIN_POOLS, KindId, Location, MAX_PLAYERS, PlayerId, RESERVE};
@@ -34,16 +34,19 @@ const MAX_PHASES: usize = u16::MAX as usize;
 /// Compiles a game file. `path` names the file in errors; `enabled` lists
 /// the optional rules switched on.
 /// `outline`, when given, places errors found by path (a table cell, a
-/// quota) at their line and column in the file.
+/// quota) at their line and column in the file; an error at a path that
+/// a scenario's `overrides` wrote is placed in that scenario file.
 pub fn compile(
     file: &GameFile,
     path: &str,
     outline: Option<&Outline>,
+    overrides: &[(String, Outline)],
     enabled: &[String],
 ) -> Result<Game, DataErrors> {
     let mut c = Compiler {
         path,
         outline,
+        overrides,
         errors: Vec::new(),
         unreported: 0,
     };
@@ -124,6 +127,7 @@ struct Declared {
 struct Compiler<'a> {
     path: &'a str,
     outline: Option<&'a Outline>,
+    overrides: &'a [(String, Outline)],
     errors: Vec<DataError>,
     /// Problems found past [`MAX_PROBLEMS`]: counted, not worded.
     unreported: usize,
@@ -169,14 +173,30 @@ impl Compiler<'_> {
         self.report(|c| DataError::new(c.path, message));
     }
 
-    /// An error about the value at a dotted path of the file.
+    /// An error about the value at a dotted path of the data.
     fn err_at(&mut self, path: &str, message: impl Into<String>) {
         let message = message.into();
-        self.report(|c| DataError {
-            file: c.path.to_string(),
-            at: c.outline.and_then(|o| o.find(path)),
-            message,
+        self.report(|c| {
+            let path: Vec<&str> = path.split('.').collect();
+            let (file, at) = c.place(&path);
+            DataError { file, at, message }
         });
+    }
+
+    /// Where a scenario's overrides write a name, for a reference that
+    /// lost its position when the overrides were merged into the data: a
+    /// name no declaration matches is most likely the one the scenario
+    /// misspelt.
+    fn overridden_name(&self, name: &str) -> Option<(String, (u64, u64))> {
+        self.overrides
+            .iter()
+            .rev()
+            .find_map(|(file, o)| o.find_text(name).map(|at| (file.clone(), at)))
+    }
+
+    /// Where a path of the data (key by key) was written.
+    fn place(&self, path: &[&str]) -> Place {
+        place_in_game(self.path, self.outline, self.overrides, path)
     }
 
     /// Resolves a reference, or records an error placed where it was
@@ -192,7 +212,14 @@ impl Compiler<'_> {
             self.report(|c| {
                 let hint = suggest(&r.value, known);
                 let message = format!("unknown {what} '{}': {hint}", echo(&r.value));
-                DataError::at(c.path, r, message)
+                match c.overridden_name(&r.value) {
+                    Some((file, at)) if r.referenced.line() == 0 => DataError {
+                        file,
+                        at: Some(at),
+                        message,
+                    },
+                    _ => DataError::at(c.path, r, message),
+                }
             });
         }
         found

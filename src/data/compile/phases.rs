@@ -87,11 +87,10 @@ impl Compiler<'_> {
                 Some(z) => out.push((z, *count)),
                 None => self.report(|c| {
                     let hint = suggest(zone, game.zones.iter().map(|z| z.name.as_str()));
+                    let (file, at) = c.place(&["phases", name, "quotas", zone.as_str()]);
                     DataError {
-                        file: c.path.to_string(),
-                        at: c
-                            .outline
-                            .and_then(|o| o.find_at(["phases", name, "quotas", zone.as_str()])),
+                        file,
+                        at,
                         message: format!(
                             "phase '{name}' places into unknown zone '{zone}': {hint}"
                         ),
