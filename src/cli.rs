@@ -1,11 +1,11 @@
-//! The command-line commands behind `main.rs`: list, check, play and
-//! simulate. Each returns the text to print or an error for people.
+//! The command-line commands behind `main.rs`: list, check and play
+//! (simulate and merge are in `sim::command`). Each returns the text to
+//! print or an error for people.
 
 use crate::data::catalog::Catalog;
 use crate::files::{Limit, read_text};
-use crate::load::{Request, check as check_target, load};
+use crate::load::{Request, check as check_target};
 use crate::repl::{self, Seat, Session};
-use crate::sim::{self, Report, Run};
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -85,40 +85,4 @@ pub fn play(
         None if std::io::stdin().is_terminal() => repl::interactive(session),
         None => repl::scripted(session, std::io::stdin().lock()),
     }
-}
-
-/// Output formats of `simulate`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    Table,
-    Json,
-}
-
-/// `portolan simulate`: N games between bots, as a report.
-pub fn simulate(
-    catalog: &Catalog,
-    request: &Request,
-    run: &Run,
-    format: Format,
-) -> Result<String, String> {
-    let loaded = load(catalog, request).map_err(|e| e.to_string())?;
-    let make = || {
-        load(catalog, request)
-            .map(|l| l.engine)
-            .map_err(|e| e.to_string())
-    };
-    let (results, seconds) = sim::run(make, run)?;
-    let scenario = loaded.scenario.as_ref().map(|s| s.id.clone());
-    let report = Report::new(
-        &loaded.engine.game,
-        scenario,
-        run.seed,
-        run.threads,
-        &results,
-        seconds,
-    );
-    Ok(match format {
-        Format::Table => report.table(),
-        Format::Json => serde_json::to_string_pretty(&report).expect("a report serializes") + "\n",
-    })
 }

@@ -1,11 +1,13 @@
 //! Portolan: a rules host for board and war games. See `src/README.md`
 //! for a map of the modules.
+pub mod balance;
 pub mod bots;
 pub mod cli;
 pub mod data;
 pub mod files;
 pub mod kernel;
 pub mod load;
+pub mod plot;
 pub mod repl;
 pub mod script;
 pub mod sim;

@@ -1,11 +1,12 @@
 //! `portolan`: parses the command line and calls the library.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use portolan::cli::{self, Format};
 use portolan::data::catalog::Catalog;
 use portolan::load::Request;
 use portolan::repl::Seat;
-use portolan::sim::Run;
+use portolan::sim::Shard;
+use portolan::sim::command::{self as sim_command, Format, Simulate};
+use portolan::{balance, cli};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -52,7 +53,7 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         commands: Option<PathBuf>,
     },
-    /// Play games between random bots and report the results.
+    /// Play games between bots and report the results.
     Simulate {
         target: String,
         #[command(flatten)]
@@ -64,6 +65,51 @@ enum Command {
         /// Threads to play on (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+        /// Who plays each seat: by player (red=random,blue=random) or by
+        /// position (random,random); default random everywhere.
+        #[arg(long, value_name = "BOTS")]
+        bots: Option<String>,
+        /// Play only shard I of N (from 0) of the run's games and write a
+        /// result file for `portolan merge`.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<String>,
+        /// Where --shard writes its result file
+        /// (default: portolan-shard-I-of-N.json).
+        #[arg(long, value_name = "FILE", requires = "shard")]
+        out: Option<PathBuf>,
+    },
+    /// Compare rule sets: every variant plays the same seeded games, and one
+    /// table shows each measure, its difference from the first variant and
+    /// whether it is significant.
+    Balance {
+        target: String,
+        #[command(flatten)]
+        game: GameArgs,
+        /// NAME=SPEC: options (+id, -id) and at most one scenario (game/name
+        /// or a file); `base=` is the target as given. Repeatable.
+        #[arg(long = "variant", value_name = "NAME=SPEC")]
+        variants: Vec<String>,
+        /// The target, then the target with each optional rule alone.
+        #[arg(long)]
+        each_option: bool,
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        #[arg(long, value_name = "BOTS")]
+        bots: Option<String>,
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Write an SVG chart of the win rates (and scores) per variant.
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<PathBuf>,
+        #[arg(long, value_enum, default_value = "table")]
+        format: BalanceFormatArg,
+    },
+    /// Merge the result files of a run's shards into the run's report.
+    Merge {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "table")]
+        format: FormatArg,
     },
 }
 
@@ -80,6 +126,27 @@ struct GameArgs {
 enum FormatArg {
     Table,
     Json,
+    Csv,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Table => Format::Table,
+            FormatArg::Json => Format::Json,
+            FormatArg::Csv => Format::Csv,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum BalanceFormatArg {
+    Table,
+    Json,
+}
+
+fn default_threads(threads: Option<usize>) -> usize {
+    threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
 fn main() -> ExitCode {
@@ -125,20 +192,61 @@ fn main() -> ExitCode {
             games,
             format,
             threads,
-        }) => {
-            let threads = threads
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
-            let run = Run {
-                games,
-                seed: game.seed.unwrap_or(1),
-                threads,
-                bots: vec!["random".into()],
-            };
-            let format = match format {
-                FormatArg::Table => Format::Table,
-                FormatArg::Json => Format::Json,
-            };
-            cli::simulate(&catalog, &request(target, &game), &run, format).map(|t| print!("{t}"))
+            bots,
+            shard,
+            out,
+        }) => shard
+            .as_deref()
+            .map(Shard::parse)
+            .transpose()
+            .and_then(|shard| {
+                let simulate = Simulate {
+                    request: request(target, &game),
+                    games,
+                    seed: game.seed.unwrap_or(1),
+                    threads: default_threads(threads),
+                    bots,
+                    format: format.into(),
+                    shard,
+                    out,
+                };
+                sim_command::simulate(&catalog, &simulate)
+            })
+            .map(|t| print!("{t}")),
+        Some(Command::Balance {
+            target,
+            game,
+            variants,
+            each_option,
+            games,
+            bots,
+            threads,
+            plot,
+            format,
+        }) => variants
+            .iter()
+            .map(|v| balance::Variant::parse(v))
+            .collect::<Result<Vec<_>, _>>()
+            .and_then(|variants| {
+                let b = balance::Balance {
+                    request: request(target, &game),
+                    variants,
+                    each_option,
+                    games,
+                    seed: game.seed.unwrap_or(1),
+                    threads: default_threads(threads),
+                    bots,
+                    format: match format {
+                        BalanceFormatArg::Table => balance::Format::Table,
+                        BalanceFormatArg::Json => balance::Format::Json,
+                    },
+                    plot,
+                };
+                balance::balance(&catalog, &b)
+            })
+            .map(|t| print!("{t}")),
+        Some(Command::Merge { files, format }) => {
+            sim_command::merge(&files, format.into()).map(|t| print!("{t}"))
         }
     };
     match result {

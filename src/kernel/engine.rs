@@ -38,6 +38,9 @@ const EXPECTED_VARS: usize = 64;
 /// rules broken (a scripted phase that never asks and never ends).
 const MAX_SCRIPT_STEPS: usize = 100_000;
 
+/// How a game ends when its flow has no phase left to start.
+const FLOW_RAN_OUT: &str = "the flow of play ran out";
+
 impl Engine {
     pub fn new(game: Rc<Game>, scripts: Box<dyn Scripts>) -> Engine {
         Engine {
@@ -195,20 +198,30 @@ impl Engine {
             }
         }
         if state.ply >= self.game.max_plies {
-            let reason = format!(
-                "no result after {} actions (max_plies)",
-                self.game.max_plies
-            );
             Self::finish(
                 state,
                 Outcome {
                     winner: None,
-                    reason,
+                    reason: self.ply_limit_reason(),
                     scores: vec![],
                 },
             );
         }
         Ok(())
+    }
+
+    fn ply_limit_reason(&self) -> String {
+        format!(
+            "no result after {} actions (max_plies)",
+            self.game.max_plies
+        )
+    }
+
+    /// Whether a game ended by a limit of the kernel (the ply limit, the
+    /// flow of play running out) rather than by a rule: how balance
+    /// reports tell decisive games from games cut short.
+    pub fn ended_by_limit(&self, outcome: &Outcome) -> bool {
+        outcome.reason == FLOW_RAN_OUT || outcome.reason == self.ply_limit_reason()
     }
 
     /// Moves the flow on until someone has a decision or the game ends.
@@ -223,7 +236,7 @@ impl Engine {
                         state,
                         Outcome {
                             winner: None,
-                            reason: "the flow of play ran out".into(),
+                            reason: FLOW_RAN_OUT.into(),
                             scores: vec![],
                         },
                     );

@@ -2,13 +2,21 @@
 //!
 //! Games are independent, each with its own seed derived from the run's
 //! seed and its number, so a run spreads over threads (each with its own
-//! engine: a Lua VM belongs to one thread) and still gives the same report
-//! for the same seed, whatever the thread count.
+//! engine: a Lua VM belongs to one thread) and over machines (`--shard`,
+//! [`shard`]) and still gives the same report for the same seed, whatever
+//! the thread or machine count.
 
+pub mod command;
+pub mod metrics;
+pub mod progress;
 pub mod report;
+pub mod seats;
+pub mod shard;
+pub mod significance;
 pub mod stats;
 
 use crate::bots::{self, Bot, Sight};
+use crate::kernel::action::Action;
 use crate::kernel::engine::Engine;
 use crate::kernel::event::Outcome;
 use crate::kernel::hash::mix;
@@ -16,6 +24,8 @@ use crate::kernel::piece::PlayerId;
 use crate::kernel::scripts::RulesError;
 use crate::kernel::state::GameState;
 pub use report::Report;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// Room for the legal actions of a typical decision (Convoy has up to 54),
@@ -27,11 +37,23 @@ pub fn game_seed(run_seed: u64, index: u64) -> u64 {
     mix(run_seed ^ mix(index.wrapping_add(0x5EED)))
 }
 
-/// Plays one game to its end with a bot in every seat.
+/// Plays one game to its end with a bot in every seat (`bot_names` by
+/// seat; a short list repeats its last name).
 pub fn play_game(
     engine: &Engine,
     seed: u64,
     bot_names: &[String],
+) -> Result<GameState, RulesError> {
+    play_watched(engine, seed, bot_names, |_, _, _| {})
+}
+
+/// [`play_game`], showing `watch` each decision before it is applied: who
+/// decides, the game, and the action picked.
+pub fn play_watched(
+    engine: &Engine,
+    seed: u64,
+    bot_names: &[String],
+    mut watch: impl FnMut(PlayerId, &GameState, Action),
 ) -> Result<GameState, RulesError> {
     let mut seats: Vec<Box<dyn Bot>> = (0..engine.game.players.len())
         .map(|p| {
@@ -48,16 +70,62 @@ pub fn play_game(
     while let Some(player) = engine.to_move(&state) {
         engine.legal_actions(&state, &mut legal);
         let pick = seats[player.0 as usize].choose(&Sight::new(engine, &state, player), &legal);
+        watch(player, &state, legal[pick]);
         engine.apply(&mut state, legal[pick])?;
     }
     Ok(state)
 }
 
-/// What a run keeps of one game.
-#[derive(Clone, Debug)]
+/// What a run keeps of one game: enough to compute every measure of a
+/// report, and small enough to write to a shard's result file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameResult {
+    /// The game's number in the run (its seed is derived from it).
+    pub index: u64,
     pub outcome: Outcome,
     pub plies: u32,
+    /// Runs of consecutive decisions by one player.
+    pub turns: u32,
+    /// The player who moved first.
+    pub first: u8,
+    /// Whether a limit, not a rule, ended the game.
+    pub limit: bool,
+}
+
+/// Which of a run's games this process plays: game `i` belongs to shard
+/// `i % count`. The whole run is shard 0 of 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// `I/N`, counted from 0 (as Slurm's array ids and Kubernetes'
+    /// completion indexes are).
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || {
+            format!(
+                "--shard {text}: write I/N, the shard's number from 0 to N-1 and the number of shards (0/4 .. 3/4)"
+            )
+        };
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            i.trim().parse::<u64>().map_err(|_| bad())?,
+            n.trim().parse::<u64>().map_err(|_| bad())?,
+        );
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The numbers of the run's games in this shard, in order.
+    pub fn games(self, total: u64) -> impl Iterator<Item = u64> {
+        (self.index..total).step_by(self.count as usize)
+    }
 }
 
 /// A simulation run's settings.
@@ -66,37 +134,72 @@ pub struct Run {
     pub games: u64,
     pub seed: u64,
     pub threads: usize,
+    /// The bot spec of each seat, by player index.
     pub bots: Vec<String>,
+    pub shard: Shard,
+    /// Draw a progress bar (on a terminal, for runs over a second).
+    pub progress: bool,
 }
 
-/// Plays a run. `make_engine` builds an engine for each thread.
+impl Run {
+    /// A whole run without a progress bar: what tests and libraries want.
+    pub fn new(games: u64, seed: u64, threads: usize, bots: Vec<String>) -> Run {
+        Run {
+            games,
+            seed,
+            threads,
+            bots,
+            shard: Shard::WHOLE,
+            progress: false,
+        }
+    }
+}
+
+/// Plays one game of a run and keeps its result.
+fn play_one(engine: &Engine, run: &Run, index: u64) -> Result<GameResult, String> {
+    let seed = game_seed(run.seed, index);
+    let mut turns = 0;
+    let mut last = None;
+    let state = play_watched(engine, seed, &run.bots, |player, _, _| {
+        if last != Some(player) {
+            turns += 1;
+            last = Some(player);
+        }
+    })
+    .map_err(|e| format!("game {index} (seed {seed}) failed: {e}"))?;
+    let outcome = state.result.expect("a finished game has a result");
+    Ok(GameResult {
+        index,
+        limit: engine.ended_by_limit(&outcome),
+        outcome,
+        plies: state.ply,
+        turns,
+        first: state.first_player.0,
+    })
+}
+
+/// Plays a run (its shard's games). `make_engine` builds an engine for
+/// each thread. Returns the results by game number and the seconds taken.
 pub fn run<F>(make_engine: F, run: &Run) -> Result<(Vec<GameResult>, f64), String>
 where
     F: Fn() -> Result<Engine, String> + Sync,
 {
     let start = Instant::now();
-    let threads = run.threads.clamp(1, 64).min(run.games.max(1) as usize);
-    let chunks: Vec<Result<Vec<(u64, GameResult)>, String>> = std::thread::scope(|scope| {
+    let games: Vec<u64> = run.shard.games(run.games).collect();
+    let threads = run.threads.clamp(1, 64).min(games.len().max(1));
+    let done = AtomicU64::new(0);
+    let chunks: Vec<Result<Vec<GameResult>, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
-                let make_engine = &make_engine;
-                scope.spawn(move || -> Result<Vec<(u64, GameResult)>, String> {
+                let (make_engine, games, done) = (&make_engine, &games, &done);
+                scope.spawn(move || -> Result<Vec<GameResult>, String> {
                     let engine = make_engine()?;
                     // Nobody reads a simulated game's log.
                     engine.set_narration(false);
                     let mut out = Vec::new();
-                    for i in (t as u64..run.games).step_by(threads) {
-                        let seed = game_seed(run.seed, i);
-                        let state = play_game(&engine, seed, &run.bots)
-                            .map_err(|e| format!("game {i} (seed {seed}) failed: {e}"))?;
-                        let outcome = state.result.clone().expect("a finished game has a result");
-                        out.push((
-                            i,
-                            GameResult {
-                                outcome,
-                                plies: state.ply,
-                            },
-                        ));
+                    for &i in games.iter().skip(t).step_by(threads) {
+                        out.push(play_one(&engine, run, i)?);
+                        done.fetch_add(1, Ordering::Relaxed);
                     }
                     // A script that changed the rules' own tables fails the run.
                     engine
@@ -106,6 +209,11 @@ where
                 })
             })
             .collect();
+        if run.progress {
+            progress::watch(games.len() as u64, &done, || {
+                handles.iter().all(|h| h.is_finished())
+            });
+        }
         handles
             .into_iter()
             .map(|h| {
@@ -114,13 +222,10 @@ where
             })
             .collect()
     });
-    let mut all = Vec::with_capacity(run.games as usize);
+    let mut all = Vec::with_capacity(games.len());
     for c in chunks {
         all.extend(c?);
     }
-    all.sort_by_key(|(i, _)| *i);
-    Ok((
-        all.into_iter().map(|(_, r)| r).collect(),
-        start.elapsed().as_secs_f64(),
-    ))
+    all.sort_by_key(|r| r.index);
+    Ok((all, start.elapsed().as_secs_f64()))
 }
