@@ -217,7 +217,7 @@ fn table(
                     c.interval
                         .map(|(l, h)| format!("{:>5.1}% – {:>5.1}%", 100.0 * l, 100.0 * h))
                         .unwrap_or_default(),
-                    c.diff.map(|d| format!("{:+.1} pts", 100.0 * d)),
+                    c.diff.map(|d| format!("{} pts", signed(100.0 * d))),
                 ),
                 Kind::Mean => (
                     format!("{:.1}", c.value),
@@ -243,6 +243,12 @@ fn table(
         played.len().saturating_sub(1)
     );
     out
+}
+
+/// A difference to one decimal with its sign, never `-0.0`.
+fn signed(d: f64) -> String {
+    let text = format!("{d:+.1}");
+    if text == "-0.0" { "+0.0".into() } else { text }
 }
 
 /// A p-value in four characters or so: `0.031`, `<0.001`.
