@@ -41,6 +41,16 @@ impl Loaded {
 
 /// Loads a target with options. Errors name files, lines and columns.
 pub fn load(catalog: &Catalog, request: &Request) -> Result<Loaded, DataErrors> {
+    load_counted(catalog, request, false)
+}
+
+/// [`load`], with an engine that counts what its rules do when `counted`
+/// (rule-function calls, dice-table rows: `simulate --coverage`).
+pub fn load_counted(
+    catalog: &Catalog,
+    request: &Request,
+    counted: bool,
+) -> Result<Loaded, DataErrors> {
     let (package, scenario) = catalog.resolve(&request.target)?;
     let mut options = scenario
         .as_ref()
@@ -57,7 +67,7 @@ pub fn load(catalog: &Catalog, request: &Request) -> Result<Loaded, DataErrors> 
             }
         }
     }
-    let engine = build(&package, scenario.as_ref(), &options)?;
+    let engine = build_counted(&package, scenario.as_ref(), &options, counted)?;
     Ok(Loaded {
         engine,
         package,
@@ -72,6 +82,15 @@ pub fn build(
     scenario: Option<&Scenario>,
     options: &[String],
 ) -> Result<Engine, DataErrors> {
+    build_counted(package, scenario, options, false)
+}
+
+fn build_counted(
+    package: &Package,
+    scenario: Option<&Scenario>,
+    options: &[String],
+    counted: bool,
+) -> Result<Engine, DataErrors> {
     let yaml_path = package.path_of("game.yaml");
     let file = package.game_file()?;
     check_options(&file, scenario, options)?;
@@ -83,7 +102,7 @@ pub fn build(
         .and_then(|text| Outline::of(text));
     compile(&file, &yaml_path, outline.as_ref(), options)?;
     let file = apply_overrides(&file, scenario.map_or(&[][..], |s| &s.overrides))?;
-    let (rules, configure) = LuaRules::load(package, &file, options, Limits::default())?;
+    let (rules, configure) = LuaRules::load(package, &file, options, Limits::default(), counted)?;
     let file = rules.configure(file, &configure, &yaml_path)?;
     let changed_by = match scenario {
         Some(s) if !s.overrides.is_empty() => format!(

@@ -77,6 +77,10 @@ enum Command {
         /// (default: portolan-shard-I-of-N.json).
         #[arg(long, value_name = "FILE", requires = "shard")]
         out: Option<PathBuf>,
+        /// Count how often each rule function ran, each dice-table row and
+        /// combat cell was read, and each optional rule changed a game.
+        #[arg(long)]
+        coverage: bool,
     },
     /// Compare rule sets: every variant plays the same seeded games, and one
     /// table shows each measure, its difference from the first variant and
@@ -195,6 +199,7 @@ fn main() -> ExitCode {
             bots,
             shard,
             out,
+            coverage,
         }) => shard
             .as_deref()
             .map(Shard::parse)
@@ -209,6 +214,7 @@ fn main() -> ExitCode {
                     format: format.into(),
                     shard,
                     out,
+                    coverage,
                 };
                 sim_command::simulate(&catalog, &simulate)
             })

@@ -295,6 +295,12 @@ impl Engine {
         self.scripts.set_narration(on);
     }
 
+    /// What the rule scripts did in the games played so far, when the
+    /// package was loaded to count it (`simulate --coverage`).
+    pub fn script_counts(&self) -> Option<crate::kernel::scripts::ScriptCounts> {
+        self.scripts.counts()
+    }
+
     /// Evaluates designer code against a copy of the state (REPL `lua`).
     pub fn lua_eval(&self, state: &GameState, code: &str) -> Result<String, RulesError> {
         self.scripts.eval(state, code)

@@ -2,7 +2,8 @@
 //! shard's result file), for `main.rs` to call.
 
 use crate::data::catalog::Catalog;
-use crate::load::{Request, load};
+use crate::load::{Request, load, load_counted};
+use crate::sim::counter::Build;
 use crate::sim::metrics::Metrics;
 use crate::sim::report::{Report, Timing};
 use crate::sim::shard::{self, RunInfo, ShardFile};
@@ -31,6 +32,8 @@ pub struct Simulate {
     /// [`shard::default_path`]).
     pub shard: Option<Shard>,
     pub out: Option<PathBuf>,
+    /// Count what the rules did ([`crate::sim::coverage`]).
+    pub coverage: bool,
 }
 
 /// Loads the target, plays the run, and returns what to print: the
@@ -52,23 +55,41 @@ pub fn simulate(catalog: &Catalog, s: &Simulate) -> Result<String, String> {
         players,
         seed: s.seed,
         games: s.games,
+        coverage: s.coverage,
     };
     let run = Run {
         shard: s.shard.unwrap_or(Shard::WHOLE),
         progress: progress::wanted(),
         ..Run::new(s.games, s.seed, s.threads, info.bots.clone())
     };
-    let make = || {
-        load(catalog, &s.request)
-            .map(|l| l.engine)
-            .map_err(|e| e.to_string())
+    let (results, coverage, seconds) = if s.coverage {
+        let make = |build: Build| {
+            let loaded = match build {
+                Build::Counted => load_counted(catalog, &s.request, true),
+                Build::Without(option) => {
+                    let mut without = s.request.clone();
+                    without.options.push(format!("-{option}"));
+                    load(catalog, &without)
+                }
+            };
+            loaded.map(|l| l.engine).map_err(|e| e.to_string())
+        };
+        let (results, coverage, seconds) = sim::run_covered(make, &run)?;
+        (results, Some(coverage), seconds)
+    } else {
+        let make = || {
+            load(catalog, &s.request)
+                .map(|l| l.engine)
+                .map_err(|e| e.to_string())
+        };
+        let (results, seconds) = sim::run(make, &run)?;
+        (results, None, seconds)
     };
-    let (results, seconds) = sim::run(make, &run)?;
     let threads = run.threads.clamp(1, 64);
     if let Some(shard) = s.shard {
         let path = s.out.clone().unwrap_or_else(|| shard::default_path(shard));
         let played = results.len();
-        ShardFile::new(info, shard, seconds, threads, results).write(&path)?;
+        ShardFile::new(info, shard, seconds, threads, results, coverage).write(&path)?;
         return Ok(format!(
             "shard {}/{}: {played} games in {seconds:.2} s, written to {}\n",
             shard.index,
@@ -80,6 +101,7 @@ pub fn simulate(catalog: &Catalog, s: &Simulate) -> Result<String, String> {
         metrics: Metrics::of(&info.players, &results),
         run: info,
         timing: Timing { seconds, threads },
+        coverage,
     };
     Ok(render(&report, s.format))
 }
@@ -98,6 +120,7 @@ pub fn merge(files: &[PathBuf], format: Format) -> Result<String, String> {
             seconds: merged.seconds,
             threads: merged.threads,
         },
+        coverage: merged.coverage,
     };
     Ok(render(&report, format))
 }

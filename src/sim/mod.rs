@@ -7,6 +7,8 @@
 //! the thread or machine count.
 
 pub mod command;
+pub mod counter;
+pub mod coverage;
 pub mod metrics;
 pub mod progress;
 pub mod report;
@@ -44,16 +46,16 @@ pub fn play_game(
     seed: u64,
     bot_names: &[String],
 ) -> Result<GameState, RulesError> {
-    play_watched(engine, seed, bot_names, |_, _, _| {})
+    play_watched(engine, seed, bot_names, |_, _, _, _| {})
 }
 
 /// [`play_game`], showing `watch` each decision before it is applied: who
-/// decides, the game, and the action picked.
+/// decides, the game, the legal actions and the one picked.
 pub fn play_watched(
     engine: &Engine,
     seed: u64,
     bot_names: &[String],
-    mut watch: impl FnMut(PlayerId, &GameState, Action),
+    mut watch: impl FnMut(PlayerId, &GameState, &[Action], Action),
 ) -> Result<GameState, RulesError> {
     let mut seats: Vec<Box<dyn Bot>> = (0..engine.game.players.len())
         .map(|p| {
@@ -70,7 +72,7 @@ pub fn play_watched(
     while let Some(player) = engine.to_move(&state) {
         engine.legal_actions(&state, &mut legal);
         let pick = seats[player.0 as usize].choose(&Sight::new(engine, &state, player), &legal);
-        watch(player, &state, legal[pick]);
+        watch(player, &state, &legal, legal[pick]);
         engine.apply(&mut state, legal[pick])?;
     }
     Ok(state)
@@ -155,27 +157,32 @@ impl Run {
     }
 }
 
-/// Plays one game of a run and keeps its result.
-fn play_one(engine: &Engine, run: &Run, index: u64) -> Result<GameResult, String> {
-    let seed = game_seed(run.seed, index);
-    let mut turns = 0;
-    let mut last = None;
-    let state = play_watched(engine, seed, &run.bots, |player, _, _| {
-        if last != Some(player) {
-            turns += 1;
-            last = Some(player);
-        }
-    })
-    .map_err(|e| format!("game {index} (seed {seed}) failed: {e}"))?;
+/// What a run keeps of a finished game.
+fn result_of(engine: &Engine, index: u64, state: GameState, turns: u32) -> GameResult {
     let outcome = state.result.expect("a finished game has a result");
-    Ok(GameResult {
+    GameResult {
         index,
         limit: engine.ended_by_limit(&outcome),
         outcome,
         plies: state.ply,
         turns,
         first: state.first_player.0,
+    }
+}
+
+/// Plays one game of a run and keeps its result.
+fn play_one(engine: &Engine, run: &Run, index: u64) -> Result<GameResult, String> {
+    let seed = game_seed(run.seed, index);
+    let mut turns = 0;
+    let mut last = None;
+    let state = play_watched(engine, seed, &run.bots, |player, _, _, _| {
+        if last != Some(player) {
+            turns += 1;
+            last = Some(player);
+        }
     })
+    .map_err(|e| format!("game {index} (seed {seed}) failed: {e}"))?;
+    Ok(result_of(engine, index, state, turns))
 }
 
 /// Plays a run (its shard's games). `make_engine` builds an engine for
@@ -184,28 +191,74 @@ pub fn run<F>(make_engine: F, run: &Run) -> Result<(Vec<GameResult>, f64), Strin
 where
     F: Fn() -> Result<Engine, String> + Sync,
 {
+    let (results, _, seconds) = on_threads(
+        run,
+        || {
+            let engine = make_engine()?;
+            // Nobody reads a simulated game's log.
+            engine.set_narration(false);
+            Ok(engine)
+        },
+        |engine, i| play_one(engine, run, i),
+        // A script that changed the rules' own tables fails the run.
+        |engine| {
+            engine
+                .check_scripts()
+                .map_err(|e| format!("after the last game: {e}"))
+        },
+    )?;
+    Ok((results, seconds))
+}
+
+/// [`run`], counting coverage ([`coverage`]): `make` builds the engines
+/// [`counter::Build`] names.
+pub fn run_covered<F>(
+    make: F,
+    run: &Run,
+) -> Result<(Vec<GameResult>, coverage::Coverage, f64), String>
+where
+    F: Fn(counter::Build) -> Result<Engine, String> + Sync,
+{
+    let (results, parts, seconds) = on_threads(
+        run,
+        || counter::Counter::new(&make),
+        |c, i| c.play(run, i),
+        counter::Counter::finish,
+    )?;
+    let mut parts = parts.into_iter();
+    let mut total = parts.next().ok_or("a run needs a thread")?;
+    for part in parts {
+        total.add(&part)?;
+    }
+    Ok((results, total, seconds))
+}
+
+/// Spreads a run's games over threads: each thread sets up its own
+/// `worker` (engines are not shared: a Lua VM belongs to one thread),
+/// plays every `threads`-th game of the shard, and `finish`es. Returns
+/// the results by game number, each thread's finish, and the seconds.
+fn on_threads<W, T: Send>(
+    run: &Run,
+    setup: impl Fn() -> Result<W, String> + Sync,
+    play: impl Fn(&mut W, u64) -> Result<GameResult, String> + Sync,
+    finish: impl Fn(W) -> Result<T, String> + Sync,
+) -> Result<(Vec<GameResult>, Vec<T>, f64), String> {
     let start = Instant::now();
     let games: Vec<u64> = run.shard.games(run.games).collect();
     let threads = run.threads.clamp(1, 64).min(games.len().max(1));
     let done = AtomicU64::new(0);
-    let chunks: Vec<Result<Vec<GameResult>, String>> = std::thread::scope(|scope| {
+    let chunks: Vec<Result<(Vec<GameResult>, T), String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
-                let (make_engine, games, done) = (&make_engine, &games, &done);
-                scope.spawn(move || -> Result<Vec<GameResult>, String> {
-                    let engine = make_engine()?;
-                    // Nobody reads a simulated game's log.
-                    engine.set_narration(false);
+                let (setup, play, finish, games, done) = (&setup, &play, &finish, &games, &done);
+                scope.spawn(move || {
+                    let mut worker = setup()?;
                     let mut out = Vec::new();
                     for &i in games.iter().skip(t).step_by(threads) {
-                        out.push(play_one(&engine, run, i)?);
+                        out.push(play(&mut worker, i)?);
                         done.fetch_add(1, Ordering::Relaxed);
                     }
-                    // A script that changed the rules' own tables fails the run.
-                    engine
-                        .check_scripts()
-                        .map_err(|e| format!("after the last game: {e}"))?;
-                    Ok(out)
+                    Ok((out, finish(worker)?))
                 })
             })
             .collect();
@@ -223,9 +276,12 @@ where
             .collect()
     });
     let mut all = Vec::with_capacity(games.len());
+    let mut finished = Vec::with_capacity(threads);
     for c in chunks {
-        all.extend(c?);
+        let (results, t) = c?;
+        all.extend(results);
+        finished.push(t);
     }
     all.sort_by_key(|r| r.index);
-    Ok((all, start.elapsed().as_secs_f64()))
+    Ok((all, finished, start.elapsed().as_secs_f64()))
 }

@@ -4,6 +4,7 @@
 //! clock except its `timing`, which the table and CSV leave out, so one
 //! run and its merged shards print byte for byte the same report.
 
+use crate::sim::coverage::Coverage;
 use crate::sim::metrics::Metrics;
 use crate::sim::shard::RunInfo;
 use crate::sim::significance::Rate;
@@ -40,6 +41,7 @@ pub struct Report {
     pub run: RunInfo,
     pub metrics: Metrics,
     pub timing: Timing,
+    pub coverage: Option<Coverage>,
 }
 
 /// The JSON form: the run, every measure, and (for compatibility with
@@ -59,6 +61,8 @@ struct Json<'a> {
     end_reasons: BTreeMap<&'a str, u64>,
     #[serde(flatten)]
     metrics: &'a Metrics,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    coverage: &'a Option<Coverage>,
     seconds: f64,
     playouts_per_sec: f64,
     threads: usize,
@@ -88,6 +92,7 @@ impl Report {
                 .map(|(e, r)| (e.as_str(), r.count))
                 .collect(),
             metrics: m,
+            coverage: &self.coverage,
             seconds: self.timing.seconds,
             playouts_per_sec: self.timing.per_second(m.games),
             threads: self.timing.threads,
@@ -171,6 +176,10 @@ impl Report {
             let _ = writeln!(out, "          percentiles: {}", ps.join(", "));
             out.push_str(&s.histogram_text(40));
         }
+        if let Some(c) = &self.coverage {
+            out.push('\n');
+            out.push_str(&c.text());
+        }
         out
     }
 
@@ -236,6 +245,9 @@ impl Report {
             for (low, c) in &s.histogram {
                 value("score_histogram", &format!("{p}:{low}"), c.to_string());
             }
+        }
+        for [metric, key, v] in self.coverage.iter().flat_map(Coverage::csv_rows) {
+            value(&metric, &key, v);
         }
         rows.iter()
             .map(|row| {

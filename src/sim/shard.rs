@@ -9,6 +9,7 @@
 //! merge exact: medians and percentiles cannot be merged from summaries.
 
 use crate::files::{Limit, read_text, write_atomic};
+use crate::sim::coverage::Coverage;
 use crate::sim::{GameResult, Shard};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -36,6 +37,8 @@ pub struct RunInfo {
     pub seed: u64,
     /// Games in the whole run.
     pub games: u64,
+    /// Whether the run counts coverage.
+    pub coverage: bool,
 }
 
 impl RunInfo {
@@ -57,6 +60,8 @@ pub struct ShardFile {
     pub seconds: f64,
     pub threads: usize,
     pub results: Vec<GameResult>,
+    /// The shard's coverage, when the run counts it.
+    pub coverage: Option<Coverage>,
 }
 
 impl ShardFile {
@@ -66,6 +71,7 @@ impl ShardFile {
         seconds: f64,
         threads: usize,
         results: Vec<GameResult>,
+        coverage: Option<Coverage>,
     ) -> ShardFile {
         ShardFile {
             format: FORMAT.into(),
@@ -75,6 +81,7 @@ impl ShardFile {
             seconds,
             threads,
             results,
+            coverage,
         }
     }
 
@@ -123,6 +130,7 @@ pub struct Merged {
     /// The longest shard's seconds, and the threads of all shards.
     pub seconds: f64,
     pub threads: usize,
+    pub coverage: Option<Coverage>,
 }
 
 /// Merges the result files of every shard of one run, refusing files of
@@ -187,6 +195,22 @@ pub fn merge(files: Vec<(PathBuf, ShardFile)>) -> Result<Merged, String> {
     let seconds = files.iter().map(|(_, f)| f.seconds).fold(0.0, f64::max);
     let threads = files.iter().map(|(_, f)| f.threads).sum();
     let run = first.run.clone();
+    let mut coverage: Option<Coverage> = None;
+    for (path, f) in &files {
+        match (&mut coverage, &f.coverage) {
+            (Some(total), Some(part)) => total
+                .add(part)
+                .map_err(|e| format!("{}: {e}", path.display()))?,
+            (None, Some(part)) => coverage = Some(part.clone()),
+            (_, None) if run.coverage => {
+                return Err(format!(
+                    "{}: the run counts coverage, but this file has none",
+                    path.display()
+                ));
+            }
+            (_, None) => {}
+        }
+    }
     let mut results: Vec<GameResult> = files.into_iter().flat_map(|(_, f)| f.results).collect();
     results.sort_by_key(|r| r.index);
     Ok(Merged {
@@ -194,6 +218,7 @@ pub fn merge(files: Vec<(PathBuf, ShardFile)>) -> Result<Merged, String> {
         results,
         seconds,
         threads,
+        coverage,
     })
 }
 
@@ -211,6 +236,7 @@ fn difference(a: &RunInfo, b: &RunInfo) -> String {
         ("bots", a.bots.join(","), b.bots.join(",")),
         ("seed", a.seed.to_string(), b.seed.to_string()),
         ("games", a.games.to_string(), b.games.to_string()),
+        ("coverage", a.coverage.to_string(), b.coverage.to_string()),
     ];
     fields
         .into_iter()
@@ -234,6 +260,7 @@ mod tests {
             bots: vec!["random".into(), "random".into()],
             seed: 1,
             games: 5,
+            coverage: false,
         }
     }
 
@@ -256,7 +283,7 @@ mod tests {
             .collect();
         (
             PathBuf::from(format!("s{index}")),
-            ShardFile::new(run, shard, 1.0, 1, results),
+            ShardFile::new(run, shard, 1.0, 1, results, None),
         )
     }
 
