@@ -255,3 +255,94 @@ fn balance_explains_bad_variants() {
     let e = fails(&["balance", "med-convoy"]);
     assert!(e.contains("--each-option"), "{e}");
 }
+
+#[test]
+fn coverage_lists_every_convoy_table_cell_and_what_each_option_changed() {
+    let out = ok(&[
+        "simulate",
+        "med-convoy",
+        "--games",
+        "300",
+        "--coverage",
+        "--option",
+        "coin-strike",
+        "--option",
+        "merchants-collide",
+        "--format",
+        "json",
+    ]);
+    let json: Value = serde_json::from_str(&out).unwrap();
+    let c = &json["coverage"];
+    assert_eq!(c["games"], 300);
+    let cells = c["combat"][0]["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 16, "every attacker against every defender");
+    let merchants = cells
+        .iter()
+        .find(|x| x["attacker"] == "Merchant" && x["defender"] == "Merchant")
+        .unwrap();
+    assert_eq!(
+        merchants["entry"], "both",
+        "the option's overlay is what is counted"
+    );
+    assert!(merchants["reads"].as_u64().unwrap() > 0);
+    let options = c["options"].as_array().unwrap();
+    assert_eq!(options.len(), 2);
+    for o in options {
+        let changed = o["games_changed"].as_u64().unwrap();
+        assert!(changed > 0 && changed <= 300, "{o}");
+    }
+    let strike = c["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["defined_by"] == "optional rule 2 (coin-strike)")
+        .expect("the option's own air strike is counted");
+    assert!(strike["calls"].as_u64().unwrap() > 0);
+
+    let solo = ok(&["simulate", "solo-convoy", "--games", "200", "--coverage"]);
+    for line in [
+        "table contact",
+        "row 7   roll 8",
+        "Attack force",
+        "rules.engagement",
+        "never used",
+    ] {
+        assert!(solo.contains(line), "no '{line}' in\n{solo}");
+    }
+}
+
+#[test]
+fn coverage_merges_from_shards_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = ["--games", "120", "--coverage", "--option", "coin-equal"];
+    let mut files = Vec::new();
+    for i in 0..2 {
+        let file = path(dir.path(), &format!("c{i}.json"));
+        let shard = format!("{i}/2");
+        let mut args = vec!["simulate", "med-convoy", "--shard", &shard, "--out", &file];
+        args.extend(run);
+        ok(&args);
+        files.push(file);
+    }
+    let mut whole = vec!["simulate", "med-convoy", "--threads", "1"];
+    whole.extend(run);
+    assert_eq!(ok(&["merge", &files[0], &files[1]]), ok(&whole));
+    let plain = path(dir.path(), "plain.json");
+    ok(&[
+        "simulate",
+        "med-convoy",
+        "--games",
+        "120",
+        "--option",
+        "coin-equal",
+        "--shard",
+        "1/2",
+        "--out",
+        &plain,
+    ]);
+    let e = fails(&["merge", &files[0], &plain]);
+    assert!(
+        e.contains("coverage false against true") || e.contains("coverage true against false"),
+        "{e}"
+    );
+}

@@ -411,3 +411,60 @@ fn entry_text(entry: &CombatEntry) -> String {
         CombatEntry::Script(name) => format!("rules.{name}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn coverage(reads: u64) -> Coverage {
+        Coverage {
+            games: 10,
+            functions: vec![FunctionCalls {
+                function: "rules.a".into(),
+                defined_by: "rules.lua".into(),
+                calls: reads,
+            }],
+            tables: vec![TableReads {
+                table: "t".into(),
+                rows: vec![
+                    RowReads {
+                        roll: "1-3".into(),
+                        result: Some("Miss".into()),
+                        reads,
+                    },
+                    RowReads {
+                        roll: "4".into(),
+                        result: None,
+                        reads: 0,
+                    },
+                ],
+                gaps: 1,
+            }],
+            combat: vec![],
+            options: vec![OptionEffect {
+                option: "o".into(),
+                number: 3,
+                calls: 0,
+                games_changed: reads,
+            }],
+        }
+    }
+
+    #[test]
+    fn parts_add_up_and_unused_parts_are_named() {
+        let mut total = coverage(2);
+        total.add(&coverage(3)).unwrap();
+        assert_eq!(total.games, 20);
+        assert_eq!(total.functions[0].calls, 5);
+        assert_eq!(total.tables[0].rows[0].reads, 5);
+        assert_eq!(total.tables[0].gaps, 2);
+        assert_eq!(total.options[0].games_changed, 5);
+        assert_eq!(total.never_used(), ["table t row 2 (roll 4)"]);
+        let none = coverage(0).never_used();
+        assert!(none.contains(&"rule function rules.a (rules.lua)".to_string()));
+        assert!(none.contains(&"optional rule 3 (o) changed no game".to_string()));
+        let mut other = coverage(1);
+        other.tables[0].table = "u".into();
+        assert!(total.add(&other).is_err());
+    }
+}
