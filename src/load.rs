@@ -13,6 +13,8 @@ use crate::data::scenario::{Scenario, apply_overrides};
 use crate::kernel::engine::Engine;
 use crate::script::host::LuaRules;
 use crate::script::limits::Limits;
+use crate::untrusted::echo;
+use std::collections::HashSet;
 use std::rc::Rc;
 
 /// What the user asked to play.
@@ -67,7 +69,8 @@ pub fn load_counted(
             }
         }
     }
-    let engine = build_counted(&package, scenario.as_ref(), &options, counted)?;
+    let file = package.game_file()?;
+    let engine = build_from(&package, file, scenario.as_ref(), &options, counted)?;
     Ok(Loaded {
         engine,
         package,
@@ -76,42 +79,65 @@ pub fn load_counted(
     })
 }
 
-/// Builds the engine of a package with a scenario and options.
+/// Builds the engine of a package with a scenario and options. The data
+/// and the scripts are both checked before either error is returned, so a
+/// designer sees every problem at once.
 pub fn build(
     package: &Package,
     scenario: Option<&Scenario>,
     options: &[String],
 ) -> Result<Engine, DataErrors> {
-    build_counted(package, scenario, options, false)
+    build_from(package, package.game_file()?, scenario, options, false)
 }
 
-fn build_counted(
+/// [`build`] from the package's game.yaml, already read; `counted`
+/// loads the scripts to count what they do (coverage).
+fn build_from(
     package: &Package,
+    file: GameFile,
     scenario: Option<&Scenario>,
     options: &[String],
     counted: bool,
 ) -> Result<Engine, DataErrors> {
     let yaml_path = package.path_of("game.yaml");
-    let file = package.game_file()?;
     check_options(&file, scenario, options)?;
+    let overrides = scenario.map_or(&[][..], |s| &s.overrides);
+    let mut errors = Vec::new();
     // The file as written must be valid on its own: this is where errors
     // still have their line and column.
     let outline = package
         .files
         .get("game.yaml")
         .and_then(|text| Outline::of(text));
-    compile(&file, &yaml_path, outline.as_ref(), options)?;
-    let file = apply_overrides(&file, scenario.map_or(&[][..], |s| &s.overrides))?;
-    let (rules, configure) = LuaRules::load(package, &file, options, Limits::default(), counted)?;
-    let file = rules.configure(file, &configure, &yaml_path)?;
-    let changed_by = match scenario {
-        Some(s) if !s.overrides.is_empty() => format!(
-            "{} (its overrides of {yaml_path}, with the optional rules)",
-            s.path
-        ),
-        _ => format!("{yaml_path} (after the optional rules' configure())"),
+    let written = compile(&file, &yaml_path, outline.as_ref(), options)
+        .map_err(|e| errors.extend(e.0))
+        .ok();
+    let overridden = apply_overrides(&file, overrides)
+        .map_err(|e| errors.extend(e.0))
+        .ok();
+    let for_scripts = overridden.as_ref().unwrap_or(&file);
+    let scripts = LuaRules::load(package, for_scripts, options, Limits::default(), counted)
+        .map_err(|e| errors.extend(e.0))
+        .ok();
+    let (Some(written), Some(file), Some((rules, configure))) = (written, overridden, scripts)
+    else {
+        return Err(DataErrors(errors));
     };
-    let game = Rc::new(compile(&file, &changed_by, None, options)?);
+    let game = if overrides.is_empty() && configure.is_empty() {
+        // Nothing changed the data: the game compiled from the file is it.
+        written
+    } else {
+        let file = rules.configure(file, &configure, &yaml_path)?;
+        let changed_by = match scenario {
+            Some(s) if !s.overrides.is_empty() => format!(
+                "{} (its overrides of {yaml_path}, with the optional rules)",
+                s.path
+            ),
+            _ => format!("{yaml_path} (after the optional rules' configure())"),
+        };
+        compile(&file, &changed_by, None, options)?
+    };
+    let game = Rc::new(game);
     rules.attach(&game, &yaml_path, outline.as_ref())?;
     Ok(Engine::new(game, Box::new(rules)))
 }
@@ -123,14 +149,15 @@ fn check_options(
     scenario: Option<&Scenario>,
     options: &[String],
 ) -> Result<(), DataErrors> {
-    let known: Vec<&str> = file.options.iter().map(|o| o.id.as_str()).collect();
+    let known: HashSet<&str> = file.options.iter().map(|o| o.id.as_str()).collect();
     let errors: Vec<DataError> = options
         .iter()
-        .filter(|id| !known.contains(&id.as_str()))
+        .filter(|id| !known.contains(id.as_str()))
         .map(|id| {
             let message = format!(
-                "unknown optional rule '{id}': {}",
-                suggest(id, known.iter().copied())
+                "unknown optional rule '{}': {}",
+                echo(id),
+                suggest(id, file.options.iter().map(|o| o.id.as_str()))
             );
             let written = scenario.and_then(|s| s.options_at.iter().find(|w| &w.value == id));
             match written {
@@ -155,11 +182,12 @@ fn check_options(
 /// Returns every error found.
 pub fn check(catalog: &Catalog, target: &str) -> Result<Vec<String>, DataErrors> {
     let (package, scenario) = catalog.resolve(target)?;
+    let file = package.game_file()?;
     let attempt = |label: String,
                    scenario: Option<&Scenario>,
                    options: &[String]|
      -> Result<String, DataErrors> {
-        let engine = build(&package, scenario, options)?;
+        let engine = build_from(&package, file.clone(), scenario, options, false)?;
         engine.new_game(0).map_err(|e| {
             DataErrors::from(DataError::new(
                 &package.root,
@@ -173,7 +201,6 @@ pub fn check(catalog: &Catalog, target: &str) -> Result<Vec<String>, DataErrors>
         Some(s) => results.push(attempt(format!("scenario {}", s.id), Some(s), &s.options)),
         None => {
             results.push(attempt(format!("package {}", package.root), None, &[]));
-            let file = package.game_file()?;
             for o in &file.options {
                 results.push(attempt(
                     format!("optional rule {} ({})", o.number, o.id),
@@ -191,15 +218,12 @@ pub fn check(catalog: &Catalog, target: &str) -> Result<Vec<String>, DataErrors>
     }
     let mut checked = Vec::new();
     let mut errors: Vec<DataError> = Vec::new();
+    let mut seen = HashSet::new();
     for r in results {
         match r {
             Ok(label) => checked.push(label),
             // A mistake in game.yaml shows up in every variant tried: once is enough.
-            Err(e) => errors.extend(
-                e.0.into_iter()
-                    .filter(|x| !errors.contains(x))
-                    .collect::<Vec<_>>(),
-            ),
+            Err(e) => errors.extend(e.0.into_iter().filter(|x| seen.insert(x.clone()))),
         }
     }
     if errors.is_empty() {

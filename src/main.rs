@@ -1,11 +1,12 @@
 //! `portolan`: parses the command line and calls the library.
 
-use clap::{Parser, Subcommand, ValueEnum};
-use portolan::data::catalog::Catalog;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use portolan::load::Request;
-use portolan::repl::Seat;
+use portolan::output;
 use portolan::sim::Shard;
 use portolan::sim::command::{self as sim_command, Format, Simulate};
+use portolan::untrusted::echo;
 use portolan::{balance, cli};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,8 +46,8 @@ enum Command {
         /// Who plays a seat: PLAYER=human or PLAYER=random (repeatable).
         /// By default the first player is human and the others random;
         /// two human seats play hot-seat.
-        #[arg(long = "seat", value_name = "PLAYER=WHO")]
-        seats: Vec<String>,
+        #[arg(long = "seat", value_name = "PLAYER=WHO", value_parser = cli::seat)]
+        seats: Vec<(String, portolan::repl::Seat)>,
         /// Run REPL commands from a file instead of the terminal, printing
         /// what a user would see (commands are also read from standard
         /// input when it is not a terminal).
@@ -58,12 +59,14 @@ enum Command {
         target: String,
         #[command(flatten)]
         game: GameArgs,
-        #[arg(long, default_value_t = 1000)]
+        /// How many games to play (at least 1).
+        #[arg(long, default_value_t = 1000, value_parser = games)]
         games: u64,
         #[arg(long, value_enum, default_value = "table")]
         format: FormatArg,
-        /// Threads to play on (default: every core).
-        #[arg(long)]
+        /// Threads to play on (default: every core; at most 64, and no
+        /// more than there are games: the report says how many ran).
+        #[arg(long, value_parser = threads)]
         threads: Option<usize>,
         /// Who plays each seat: by player (red=random,blue=random) or by
         /// position (random,random); default random everywhere.
@@ -71,8 +74,8 @@ enum Command {
         bots: Option<String>,
         /// Play only shard I of N (from 0) of the run's games and write a
         /// result file for `portolan merge`.
-        #[arg(long, value_name = "I/N")]
-        shard: Option<String>,
+        #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
+        shard: Option<Shard>,
         /// Where --shard writes its result file
         /// (default: portolan-shard-I-of-N.json).
         #[arg(long, value_name = "FILE", requires = "shard")]
@@ -91,16 +94,17 @@ enum Command {
         game: GameArgs,
         /// NAME=SPEC: options (+id, -id) and at most one scenario (game/name
         /// or a file); `base=` is the target as given. Repeatable.
-        #[arg(long = "variant", value_name = "NAME=SPEC")]
-        variants: Vec<String>,
+        #[arg(long = "variant", value_name = "NAME=SPEC", value_parser = balance::Variant::parse)]
+        variants: Vec<balance::Variant>,
         /// The target, then the target with each optional rule alone.
         #[arg(long)]
         each_option: bool,
-        #[arg(long, default_value_t = 1000)]
+        /// How many games each variant plays (at least 1).
+        #[arg(long, default_value_t = 1000, value_parser = games)]
         games: u64,
         #[arg(long, value_name = "BOTS")]
         bots: Option<String>,
-        #[arg(long)]
+        #[arg(long, value_parser = threads)]
         threads: Option<usize>,
         /// Write an SVG chart of the win rates (and scores) per variant.
         #[arg(long, value_name = "FILE.svg")]
@@ -117,9 +121,10 @@ enum Command {
     },
 }
 
-#[derive(clap::Args)]
+#[derive(clap::Args, Default)]
 struct GameArgs {
-    /// Switch an optional rule on (ID or +ID) or off (-ID); repeatable.
+    /// Switch an optional rule on (`--option ID` or `--option +ID`) or
+    /// off (`--option -ID`, one a scenario switched on); repeatable.
     #[arg(long = "option", value_name = "ID", allow_hyphen_values = true)]
     options: Vec<String>,
     #[arg(long)]
@@ -149,13 +154,17 @@ enum BalanceFormatArg {
     Json,
 }
 
+/// Every core, unless the command line says otherwise.
 fn default_threads(threads: Option<usize>) -> usize {
     threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let catalog = Catalog::new(cli.rules, cli.scenarios);
+    let cli = Cli::try_parse().unwrap_or_else(|e| explain(e).exit());
+    let catalog = match cli::catalog(cli.rules, cli.scenarios) {
+        Ok(catalog) => catalog,
+        Err(e) => return output::finish(Err(e)),
+    };
     let request = |target: String, game: &GameArgs| Request {
         target,
         options: game.options.clone(),
@@ -163,33 +172,27 @@ fn main() -> ExitCode {
     let result = match cli.command {
         None => cli::play(
             catalog,
-            request(
-                "med-convoy".into(),
-                &GameArgs {
-                    options: vec![],
-                    seed: None,
-                },
-            ),
+            request("med-convoy".into(), &GameArgs::default()),
             None,
             &[],
             None,
-        ),
-        Some(Command::List) => cli::list(&catalog).map(|t| print!("{t}")),
-        Some(Command::Check { targets }) => cli::check(&catalog, &targets).map(|t| print!("{t}")),
+        )
+        .map(|()| String::new()),
+        Some(Command::List) => cli::list(&catalog),
+        Some(Command::Check { targets }) => cli::check(&catalog, &targets),
         Some(Command::Play {
             target,
             game,
             seats,
             commands,
-        }) => parse_seats(&seats).and_then(|seats| {
-            cli::play(
-                catalog,
-                request(target, &game),
-                game.seed,
-                &seats,
-                commands.as_deref(),
-            )
-        }),
+        }) => cli::play(
+            catalog,
+            request(target, &game),
+            game.seed,
+            &seats,
+            commands.as_deref(),
+        )
+        .map(|()| String::new()),
         Some(Command::Simulate {
             target,
             game,
@@ -200,25 +203,20 @@ fn main() -> ExitCode {
             shard,
             out,
             coverage,
-        }) => shard
-            .as_deref()
-            .map(Shard::parse)
-            .transpose()
-            .and_then(|shard| {
-                let simulate = Simulate {
-                    request: request(target, &game),
-                    games,
-                    seed: game.seed.unwrap_or(1),
-                    threads: default_threads(threads),
-                    bots,
-                    format: format.into(),
-                    shard,
-                    out,
-                    coverage,
-                };
-                sim_command::simulate(&catalog, &simulate)
-            })
-            .map(|t| print!("{t}")),
+        }) => {
+            let simulate = Simulate {
+                request: request(target, &game),
+                games,
+                seed: game.seed.unwrap_or(1),
+                threads: default_threads(threads),
+                bots,
+                format: format.into(),
+                shard,
+                out,
+                coverage,
+            };
+            sim_command::simulate(&catalog, &simulate)
+        }
         Some(Command::Balance {
             target,
             game,
@@ -229,49 +227,77 @@ fn main() -> ExitCode {
             threads,
             plot,
             format,
-        }) => variants
-            .iter()
-            .map(|v| balance::Variant::parse(v))
-            .collect::<Result<Vec<_>, _>>()
-            .and_then(|variants| {
-                let b = balance::Balance {
-                    request: request(target, &game),
-                    variants,
-                    each_option,
-                    games,
-                    seed: game.seed.unwrap_or(1),
-                    threads: default_threads(threads),
-                    bots,
-                    format: match format {
-                        BalanceFormatArg::Table => balance::Format::Table,
-                        BalanceFormatArg::Json => balance::Format::Json,
-                    },
-                    plot,
-                };
-                balance::balance(&catalog, &b)
-            })
-            .map(|t| print!("{t}")),
-        Some(Command::Merge { files, format }) => {
-            sim_command::merge(&files, format.into()).map(|t| print!("{t}"))
+        }) => {
+            let b = balance::Balance {
+                request: request(target, &game),
+                variants,
+                each_option,
+                games,
+                seed: game.seed.unwrap_or(1),
+                threads: default_threads(threads),
+                bots,
+                format: match format {
+                    BalanceFormatArg::Table => balance::Format::Table,
+                    BalanceFormatArg::Json => balance::Format::Json,
+                },
+                plot,
+            };
+            balance::balance(&catalog, &b)
         }
+        Some(Command::Merge { files, format }) => sim_command::merge(&files, format.into()),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("{e}");
-            ExitCode::FAILURE
-        }
+    output::finish(result)
+}
+
+fn games(value: &str) -> Result<u64, String> {
+    at_least_one(value, "there is nothing to play: give --games 1 or more")
+}
+
+fn threads(value: &str) -> Result<usize, String> {
+    let n = at_least_one(
+        value,
+        "no game plays on 0 threads: give --threads 1 or more",
+    )?;
+    Ok(usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+/// A count of 1 or more; `zero` says why 0 will not do.
+fn at_least_one(value: &str, zero: &str) -> Result<u64, String> {
+    match value.parse::<u64>() {
+        Ok(0) => Err(zero.to_string()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("{e}: give a whole number")),
     }
 }
 
-fn parse_seats(seats: &[String]) -> Result<Vec<(String, Seat)>, String> {
-    seats
-        .iter()
-        .map(|s| {
-            let (player, who) = s
-                .split_once('=')
-                .ok_or_else(|| format!("--seat {s}: write PLAYER=human or PLAYER=random"))?;
-            Ok((player.to_string(), Seat::parse(who)))
-        })
-        .collect()
+/// A word like `+no-backward` or `-no-backward` on its own is what the
+/// REPL's `new` command takes; on the command line it goes after
+/// `--option`. Says so, instead of clap's "unexpected argument '-n'".
+fn explain(e: clap::Error) -> clap::Error {
+    let Some(ContextValue::String(unknown)) = e.get(ContextKind::InvalidArg) else {
+        return e;
+    };
+    let written = std::env::args().find(|a| {
+        a.starts_with(unknown.as_str())
+            && a.len() > 2
+            && a.starts_with(['+', '-'])
+            && !a.starts_with("--")
+    });
+    match (e.kind(), written) {
+        (ErrorKind::UnknownArgument, Some(word)) => {
+            let id = echo(word.trim_start_matches(['+', '-'])).into_owned();
+            let (switch, flag) = match word.starts_with('-') {
+                true => ("off", format!("--option -{id}")),
+                false => ("on", format!("--option {id}")),
+            };
+            Cli::command().error(
+                ErrorKind::UnknownArgument,
+                format!(
+                    "unexpected argument '{}': to switch the optional rule '{id}' {switch}, write {flag}",
+                    echo(&word)
+                ),
+            )
+        }
+        _ => e,
+    }
 }

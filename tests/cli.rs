@@ -27,14 +27,19 @@ fn repo() -> PathBuf {
 /// Runs the binary from the repository's root, so it finds `rules/` and
 /// `scenarios/` there, whatever the caller's environment says.
 fn portolan(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_portolan"))
+    binary(args).output().expect("the binary runs")
+}
+
+/// The command [`portolan`] runs, to give it other standard streams.
+fn binary(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_portolan"));
+    command
         .args(args)
         .current_dir(repo())
         .env_remove("PORTOLAN_RULES")
         .env_remove("PORTOLAN_SCENARIOS")
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs")
+        .env("NO_COLOR", "1");
+    command
 }
 
 fn stdout(o: &Output) -> String {
@@ -218,7 +223,7 @@ fn check_locates_an_unknown_yaml_key() {
     assert_check_fails(
         &copy,
         &yaml_place(&copy, "first_playr"),
-        "unknown field `first_playr`",
+        "unknown key 'first_playr': did you mean 'first_player'?",
     );
 }
 
@@ -230,7 +235,11 @@ fn check_locates_a_value_of_the_wrong_type() {
         "Cruiser: { short: C, count: 1 }",
         "Cruiser: { short: C, count: many }",
     );
-    assert_check_fails(&copy, &yaml_place(&copy, "many"), "u16");
+    assert_check_fails(
+        &copy,
+        &yaml_place(&copy, "many"),
+        "'count' must be a whole number from 0 to 65535, not \"many\"",
+    );
 }
 
 #[test]
@@ -331,6 +340,190 @@ fn check_reports_each_error_once() {
     assert_eq!(err.matches("unknown zone 'farrow'").count(), 1, "{err}");
 }
 
+/// Every error `check` prints, one a line.
+fn check_errors(copy: &PackageCopy) -> Vec<String> {
+    let o = portolan(&["check", copy.root.to_str().unwrap()]);
+    assert!(
+        !o.status.success(),
+        "a broken package passed:\n{}",
+        stdout(&o)
+    );
+    stderr(&o).lines().map(String::from).collect()
+}
+
+/// Each kind of name the data hands to the scripts, misspelt: `check`
+/// names the function and the place in game.yaml that names it.
+#[test]
+fn check_locates_every_script_name_no_script_defines() {
+    // (written, misspelt, the function, where the data names it)
+    let cases = [
+        (
+            "script: air_strike",
+            "script: air_strik",
+            "air_strik",
+            "air_strik",
+        ),
+        (
+            "script: end_by_repetition",
+            "script: end_by_repetitio",
+            "end_by_repetitio",
+            "end_by_repetitio",
+        ),
+        (
+            "Merchant: { Cruiser: bounce, Destroyer: bounce, Merchant: bounce,",
+            "Merchant: { Cruiser: bounce, Destroyer: bounce, Merchant: { script: merchant_duel },",
+            "merchant_duel",
+            "combat: attack_results",
+        ),
+    ];
+    for (from, to, function, named_at) in cases {
+        let copy = PackageCopy::new();
+        copy.replace("game.yaml", from, to);
+        let (line, _) = copy.position_of("game.yaml", named_at);
+        let errors = check_errors(&copy);
+        let place = format!("med-convoy/game.yaml:{line}:");
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.contains(&place) && e.contains(function)),
+            "no error at {place} naming '{function}':\n{errors:#?}"
+        );
+    }
+}
+
+#[test]
+fn check_locates_a_scripted_phase_no_script_defines() {
+    let copy = PackageCopy::new();
+    copy.replace(
+        "game.yaml",
+        "flow: [setup, sailing]",
+        "  storm: { kind: script }\nflow: [setup, sailing, storm]",
+    );
+    let (line, _) = copy.position_of("game.yaml", "storm: { kind: script }");
+    assert_check_fails(
+        &copy,
+        &format!("med-convoy/game.yaml:{line}:"),
+        "no script defines phases.storm.run",
+    );
+}
+
+#[test]
+fn check_locates_a_script_file_not_in_the_package() {
+    let copy = PackageCopy::new();
+    copy.replace("game.yaml", "scripts: [rules.lua]", "scripts: [rule.lua]");
+    assert_check_fails(&copy, &yaml_place(&copy, "rule.lua"), "'rule.lua'");
+}
+
+#[test]
+fn check_reports_every_schema_error_not_only_the_first() {
+    let copy = PackageCopy::new();
+    copy.replace("game.yaml", "columns: 7,", "columns: \"seven\",");
+    copy.replace(
+        "game.yaml",
+        "Cruiser: { short: C, count: 1 }",
+        "Cruiser: { short: C, count: -3 }",
+    );
+    copy.replace(
+        "game.yaml",
+        "first_player: coin",
+        "first_player: coin\nfoo: 1\nbar: 2",
+    );
+    let errors = check_errors(&copy);
+    for (needle, what) in [
+        (
+            "\"seven\"",
+            "'columns' must be a whole number from 0 to 255",
+        ),
+        ("-3", "'count' must be a whole number from 0 to 65535"),
+        ("foo", "unknown key 'foo'"),
+        ("bar", "unknown key 'bar'"),
+    ] {
+        let place = yaml_place(&copy, needle);
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.starts_with(&format!("{}{place}", copy_prefix(&copy)))
+                    && e.contains(what)),
+            "no '{what}' at {place}:\n{errors:#?}"
+        );
+    }
+    assert_eq!(errors.len(), 4, "{errors:#?}");
+}
+
+/// The folder a [`PackageCopy`] lives in, as error lines start with it.
+fn copy_prefix(copy: &PackageCopy) -> String {
+    let root = copy.root.to_str().unwrap();
+    root.strip_suffix("med-convoy").unwrap().to_string()
+}
+
+#[test]
+fn check_reports_data_and_script_errors_together() {
+    let copy = PackageCopy::new();
+    copy.replace("game.yaml", "zone: far_row }", "zone: farrow }");
+    let text = copy.read("rules.lua");
+    copy.write("rules.lua", &format!("{text}x = = 1\n"));
+    let errors = check_errors(&copy).join("\n");
+    assert!(errors.contains("unknown zone 'farrow'"), "{errors}");
+    assert!(errors.contains("rules.lua:"), "{errors}");
+}
+
+#[test]
+fn check_names_the_file_and_the_problem_of_a_yaml_syntax_error() {
+    let copy = PackageCopy::new();
+    copy.replace(
+        "game.yaml",
+        "flow: [setup, sailing]",
+        "flow: [setup, sailing",
+    );
+    let errors = check_errors(&copy);
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(
+        errors[0].starts_with(&format!("{}med-convoy/game.yaml:", copy_prefix(&copy))),
+        "{errors:#?}"
+    );
+    assert!(!errors[0].contains("<input>"), "{errors:#?}");
+}
+
+#[test]
+fn check_rejects_duplicate_option_ids_and_numbers() {
+    let copy = PackageCopy::new();
+    copy.replace("game.yaml", "id: merchants-collide", "id: no-backward");
+    copy.replace("game.yaml", "number: 8", "number: 7");
+    let errors = check_errors(&copy).join("\n");
+    let text = copy.read("game.yaml");
+    let second = |needle: &str| {
+        let lines = text.lines().enumerate().filter(|(_, l)| l.contains(needle));
+        lines.map(|(i, _)| i + 1).nth(1).unwrap()
+    };
+    let (id_line, number_line) = (second("id: no-backward"), second("number: 7"));
+    assert!(
+        errors.contains(&format!(
+            "game.yaml:{id_line}:9: optional rule id 'no-backward'"
+        )),
+        "{errors}"
+    );
+    assert!(
+        errors.contains(&format!(
+            "game.yaml:{number_line}:13: optional rule number 7"
+        )),
+        "{errors}"
+    );
+}
+
+#[test]
+fn check_names_the_optional_rule_whose_configure_fails() {
+    let copy = PackageCopy::new();
+    copy.write(
+        "options/no_backward.lua",
+        "function configure(data)\n  error('no such board')\nend\n",
+    );
+    assert_check_fails(
+        &copy,
+        "options/no_backward.lua:2:",
+        "the configure() of optional rule 6 (no-backward) failed",
+    );
+}
+
 // ---------------------------------------------------------------- broken scenarios
 
 /// A scenarios folder holding one scenario file for med-convoy.
@@ -367,6 +560,24 @@ fn check_names_a_scenario_with_an_unknown_override_key() {
     let text = "game: med-convoy\ntitle: Bad\noverrides:\n  pieces:\n    kinds:\n      Destroyer: { cnt: 2 }\n";
     let (dir, file) = scenario("bad-override", text);
     assert_scenario_fails(dir.path(), &file, "bad-override", "cnt");
+}
+
+#[test]
+fn check_locates_a_bad_override_in_the_scenario_file() {
+    let text = "game: med-convoy\ntitle: Bad\noverrides:\n  pieces:\n    kinds:\n      Destroyer: { cnt: 2 }\n      Cruiser: { count: many }\n";
+    let (dir, file) = scenario("bad-override", text);
+    assert_scenario_fails(
+        dir.path(),
+        &file,
+        "bad-override",
+        "bad-override.yaml:6:20: unknown key 'cnt': did you mean 'count'?",
+    );
+    assert_scenario_fails(
+        dir.path(),
+        &file,
+        "bad-override",
+        "bad-override.yaml:7:25: 'count' must be a whole number from 0 to 65535, not \"many\"",
+    );
 }
 
 #[test]
@@ -452,10 +663,211 @@ fn simulate_rejects_an_unknown_option_with_the_known_ones() {
 }
 
 #[test]
-fn simulate_zero_games_reports_zero_plies() {
+fn simulate_zero_games_says_there_is_nothing_to_play() {
     let o = portolan(&["simulate", "med-convoy", "--games", "0", "--format", "json"]);
+    assert!(!o.status.success());
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    assert!(stderr(&o).contains("nothing to play"), "{}", stderr(&o));
+}
+
+#[test]
+fn simulate_refuses_zero_threads() {
+    let o = portolan(&["simulate", "med-convoy", "--games", "5", "--threads", "0"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--threads 1 or more"), "{}", stderr(&o));
+}
+
+#[test]
+fn simulate_reports_the_threads_that_ran() {
+    let few_games = simulate_json(&["--games", "3", "--threads", "100000"]);
+    assert_eq!(few_games["threads"], 3, "one thread per game at most");
+    let many_games = simulate_json(&["--games", "100", "--threads", "100000"]);
+    assert_eq!(many_games["threads"], 64, "64 threads at most");
+}
+
+#[test]
+fn scripts_that_print_leave_the_json_report_valid() {
+    let copy = PackageCopy::new();
+    let rules = copy.read("rules.lua");
+    copy.write(
+        "rules.lua",
+        &format!(
+            "print('loading the rules')\n{rules}\nlocal strike = rules.air_strike\nfunction rules.air_strike(player, cell)\n  print('strike on', cell)\n  return strike(player, cell)\nend\n"
+        ),
+    );
+    let o = portolan(&[
+        "simulate",
+        copy.root.to_str().unwrap(),
+        "--games",
+        "50",
+        "--format",
+        "json",
+    ]);
     assert_success(&o);
-    assert!(!stdout(&o).contains("-0.0"), "{}", stdout(&o));
+    let report: Value = serde_json::from_str(&stdout(&o))
+        .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", stdout(&o)));
+    assert_eq!(report["games"], 50);
+}
+
+// ---------------------------------------------------------------- folders and arguments
+
+fn quit_file() -> tempfile::NamedTempFile {
+    commands("quit\n")
+}
+
+/// A `--rules` folder that holds no packages would play the stock rules
+/// without a word: each kind of wrong folder is refused, saying why.
+#[test]
+fn a_rules_folder_that_holds_no_packages_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.yaml");
+    std::fs::write(&file, "id: x\n").unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let package = PackageCopy::new();
+    let quit = quit_file();
+    let cases = [
+        (dir.path().join("missing"), "no such folder"),
+        (file, "not a folder"),
+        (package.root.clone(), "is a rules package itself"),
+        (empty, "no rules package here"),
+    ];
+    for (rules, why) in cases {
+        let rules = rules.to_str().unwrap();
+        let o = portolan(&[
+            "--rules",
+            rules,
+            "play",
+            "med-convoy",
+            "--commands",
+            quit.path().to_str().unwrap(),
+        ]);
+        assert!(!o.status.success(), "--rules {rules} played");
+        assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("--rules {rules}: ")) && err.contains(why),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn the_rules_folder_named_by_the_environment_is_checked_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing");
+    let o = Command::new(env!("CARGO_BIN_EXE_portolan"))
+        .arg("list")
+        .env("PORTOLAN_RULES", &missing)
+        .env_remove("PORTOLAN_SCENARIOS")
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.contains("PORTOLAN_RULES=") && err.contains("no such folder"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_scenarios_folder_that_holds_no_scenarios_is_refused() {
+    let o = portolan(&["--scenarios", "scenarios/med-convoy", "list"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("give the folder above it"),
+        "{}",
+        stderr(&o)
+    );
+    let o = portolan(&["--scenarios", "no-such-folder", "list"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("no such folder"), "{}", stderr(&o));
+}
+
+#[test]
+fn an_option_written_without_option_gets_the_right_spelling() {
+    for (word, hint) in [
+        ("-no-backward", "write --option -no-backward"),
+        ("+no-backward", "write --option no-backward"),
+    ] {
+        let o = portolan(&["simulate", "med-convoy", word]);
+        assert!(!o.status.success());
+        assert!(stderr(&o).contains(hint), "{word}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn option_flags_switch_rules_on_and_off() {
+    let on = simulate_json(&["--games", "5", "--option", "+no-backward"]);
+    assert_eq!(on["options"], serde_json::json!(["no-backward"]));
+    let o = portolan(&[
+        "simulate",
+        "med-convoy/wolfpack",
+        "--games",
+        "5",
+        "--format",
+        "json",
+        "--option",
+        "-land-centre",
+    ]);
+    assert_success(&o);
+    let off: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        off["options"],
+        serde_json::json!([]),
+        "the scenario's option is off"
+    );
+}
+
+// ---------------------------------------------------------------- output
+
+/// `portolan list | head -1`: the reader is gone before anything is
+/// written. Each command ends quietly: no panic, no error, exit 0.
+#[test]
+fn output_to_a_closed_pipe_ends_quietly() {
+    let commands: [&[&str]; 3] = [
+        &["list"],
+        &["check", "med-convoy"],
+        &["simulate", "med-convoy", "--games", "2", "--format", "json"],
+    ];
+    for args in commands {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let o = binary(args).stdout(writer).output().unwrap();
+        assert_success(&o);
+        assert!(o.stderr.is_empty(), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn text_from_a_package_reaches_the_terminal_escaped() {
+    let copy = PackageCopy::new();
+    copy.replace(
+        "game.yaml",
+        "title: Mediterranean Convoy",
+        "title: \"Convoy\\e[2J\\a\"",
+    );
+    let rules = copy.root.parent().unwrap().to_str().unwrap();
+    let o = portolan(&["--rules", rules, "list"]);
+    assert_success(&o);
+    let out = stdout(&o);
+    assert!(!out.contains(['\u{1b}', '\u{7}']), "{out:?}");
+    assert!(out.contains("Convoy\\u001b[2J\\u0007"), "{out}");
+}
+
+#[test]
+fn a_huge_wrong_value_is_echoed_cut() {
+    let huge = format!("{}\u{1b}", "x".repeat(100_000));
+    let o = portolan(&["simulate", "med-convoy", "--option", &huge]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.contains("unknown optional rule 'xxx"),
+        "{}",
+        &err[..200]
+    );
+    assert!(err.len() < 10_000, "{} bytes echoed", err.len());
+    assert!(!err.contains('\u{1b}'));
 }
 
 // ---------------------------------------------------------------- play

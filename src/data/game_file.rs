@@ -207,7 +207,7 @@ pub enum PhaseFile {
     Script,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MovementFile {
     #[serde(default = "one_step")]

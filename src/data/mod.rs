@@ -6,3 +6,5 @@ pub mod game_file;
 pub mod locate;
 pub mod package;
 pub mod scenario;
+pub mod schema;
+pub mod yaml;

@@ -82,7 +82,7 @@ impl Package {
             .files
             .get("game.yaml")
             .ok_or_else(|| DataError::new(&path, "missing"))?;
-        serde_saphyr::from_str(text).map_err(|e| DataError::from_yaml(&path, &e).into())
+        crate::data::yaml::parse(&path, text)
     }
 
     /// The Lua sources, for the sandbox's `require`.

@@ -1,8 +1,9 @@
 //! Scenarios: a game id, options switched on, overrides of the game's data,
 //! an optional seed; a scenario may extend another one.
 
-use crate::data::error::{DataError, DataErrors};
+use crate::data::error::DataErrors;
 use crate::data::game_file::{GameFile, Ref};
+use crate::data::locate::{Outline, place_in};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
@@ -26,7 +27,7 @@ pub struct ScenarioFile {
     /// Changes to game.yaml's data, merged key by key (maps merge, other
     /// values replace), e.g. `pieces: {kinds: {Merchant: {count: 3}}}`.
     #[serde(default)]
-    pub overrides: Option<Json>,
+    pub overrides: Option<Outline>,
 }
 
 /// Where a value was written: the file, and line and column when known.
@@ -51,12 +52,12 @@ pub struct Scenario {
     pub seed: Option<u64>,
     /// Overrides in the order to apply them (the base scenario's first),
     /// each with the file it came from.
-    pub overrides: Vec<(String, Json)>,
+    pub overrides: Vec<(String, Outline)>,
 }
 
 /// Parses one scenario file; errors carry line and column.
 pub fn parse(path: &str, text: &str) -> Result<ScenarioFile, DataErrors> {
-    serde_saphyr::from_str(text).map_err(|e| DataError::from_yaml(path, &e).into())
+    crate::data::yaml::parse(path, text)
 }
 
 /// Folds a scenario onto the one it extends.
@@ -87,26 +88,19 @@ pub fn fold(base: Option<Scenario>, id: &str, file: &ScenarioFile, path: &str) -
 }
 
 /// Applies a scenario's overrides to a game file. Errors name the scenario
-/// file and the path of the bad key (`pieces.kinds.Merchant.cont`).
+/// file, and the line and column of each bad key or value.
 pub fn apply_overrides(
     game: &GameFile,
-    overrides: &[(String, Json)],
+    overrides: &[(String, Outline)],
 ) -> Result<GameFile, DataErrors> {
     if overrides.is_empty() {
         return Ok(game.clone());
     }
     let mut value = serde_json::to_value(game).expect("a game file serializes");
     for (_, o) in overrides {
-        merge(&mut value, o);
+        merge(&mut value, &o.to_json());
     }
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let files: Vec<&str> = overrides.iter().map(|(f, _)| f.as_str()).collect();
-        DataError::new(
-            &files.join(", "),
-            format!("overrides: at '{}': {}", e.path(), e.inner()),
-        )
-        .into()
-    })
+    crate::data::yaml::from_tree(value, |path, key| place_in(overrides, path, key))
 }
 
 /// Merges `patch` into `base`: maps key by key, anything else replaced.

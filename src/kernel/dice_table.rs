@@ -144,6 +144,16 @@ fn lookup(faces: &[(i64, i64)]) -> Result<Vec<u16>, (Option<usize>, String)> {
             ),
         ));
     }
+    if faces.len() > usize::from(NO_ROW) {
+        // Rows are numbered in 16 bits, below NO_ROW.
+        return Err((
+            None,
+            format!(
+                "{} rows: a dice table may have at most {NO_ROW}",
+                faces.len()
+            ),
+        ));
+    }
     let mut lookup = vec![NO_ROW; (high - low + 1) as usize];
     for (i, &(lo, hi)) in faces.iter().enumerate() {
         for total in lo..=hi {

@@ -266,9 +266,13 @@ pub struct OptionDef {
 pub enum ScriptRef {
     /// `rules.NAME`, named at `path` in `game.yaml`.
     Rule { name: String, path: String },
-    /// The scripted phase `phases.NAME` (its `run`, and `choose` if it
-    /// ever offers a choice).
-    Phase { name: String, path: String },
+    /// The scripted phase `phases.NAME`, the game's phase `index` (its
+    /// `run`, and `choose` if it ever offers a choice).
+    Phase {
+        name: String,
+        index: usize,
+        path: String,
+    },
 }
 
 /// A compiled game.
@@ -361,12 +365,15 @@ impl Game {
     /// Every Lua function the data names, with the dotted path in
     /// `game.yaml` where it is named, so a package that names a function no
     /// script defines is refused when it loads, not when the rule is needed.
+    /// Each function is listed once, where it is first named.
     pub fn script_references(&self) -> Vec<ScriptRef> {
         let mut refs = Vec::new();
-        for p in &self.phases {
+        let mut combat_rules = std::collections::HashSet::new();
+        for (index, p) in self.phases.iter().enumerate() {
             match &p.kind {
                 PhaseKind::Script => refs.push(ScriptRef::Phase {
                     name: p.name.clone(),
+                    index,
                     path: format!("phases.{}", p.name),
                 }),
                 PhaseKind::Movement(m) => {
@@ -381,14 +388,10 @@ impl Game {
                         _ => None,
                     });
                     for name in scripted {
-                        let path = format!("phases.{}.combat", p.name);
-                        if !refs
-                            .iter()
-                            .any(|r| matches!(r, ScriptRef::Rule { name: n, .. } if n == name))
-                        {
+                        if combat_rules.insert(name) {
                             refs.push(ScriptRef::Rule {
                                 name: name.clone(),
-                                path,
+                                path: format!("phases.{}.combat", p.name),
                             });
                         }
                     }

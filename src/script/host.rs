@@ -270,7 +270,7 @@ impl LuaRules {
                         .get::<Option<Function>>(name.as_str())?;
                     Ok(f.map(|f| named.rules.insert(name.clone(), f)).is_some())
                 }
-                ScriptRef::Phase { name, .. } => {
+                ScriptRef::Phase { name, index, .. } => {
                     let t = lua
                         .globals()
                         .get::<Table>("phases")?
@@ -285,9 +285,8 @@ impl LuaRules {
                         .map(|t| t.get::<Option<Function>>("choose"))
                         .transpose()?
                         .flatten();
-                    let index = game.phase_index(name).map_or(0, usize::from);
                     Ok(run
-                        .map(|run| named.phases[index] = Some((run, choose)))
+                        .map(|run| named.phases[*index] = Some((run, choose)))
                         .is_some())
                 }
             });
@@ -299,7 +298,7 @@ impl LuaRules {
                     ),
                     path,
                 ),
-                (ScriptRef::Phase { name, path }, Ok(false)) => (
+                (ScriptRef::Phase { name, path, .. }, Ok(false)) => (
                     format!("phase '{name}' is scripted, but no script defines phases.{name}.run"),
                     path,
                 ),
@@ -334,11 +333,16 @@ impl LuaRules {
         what: impl FnOnce() -> String,
         f: impl FnOnce(&Lua) -> mlua::Result<R>,
     ) -> Result<R, RulesError> {
-        // The Lua-side cache of game variables stays good across calls as
+        // The Lua-side mirror of the game variables stays good across calls as
         // long as they are on the same state, changed only through the API.
         let cache = &self.api.vars_cache;
         if !self.link.cache_holds(state.vars_stamp()) {
-            cache.clear();
+            self.sandbox
+                .call(|lua| cache.load(lua, state.vars()))
+                .map_err(|e| {
+                    self.link.forget_cache();
+                    RulesError(format!("loading the game variables into Lua: {e}"))
+                })?;
         }
         self.link
             .lend(state, frame, || self.sandbox.call(f))

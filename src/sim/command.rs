@@ -85,7 +85,7 @@ pub fn simulate(catalog: &Catalog, s: &Simulate) -> Result<String, String> {
         let (results, seconds) = sim::run(make, &run)?;
         (results, None, seconds)
     };
-    let threads = run.threads.clamp(1, 64);
+    let threads = run.threads_used();
     if let Some(shard) = s.shard {
         let path = s.out.clone().unwrap_or_else(|| shard::default_path(shard));
         let played = results.len();

@@ -155,6 +155,13 @@ impl Run {
             progress: false,
         }
     }
+
+    /// The threads a run plays on: as many as asked, but at least one,
+    /// at most 64, and no more than there are games in its shard.
+    pub fn threads_used(&self) -> usize {
+        let games = self.shard.games(self.games).count();
+        self.threads.clamp(1, 64).min(games.max(1))
+    }
 }
 
 /// What a run keeps of a finished game.
@@ -245,7 +252,7 @@ fn on_threads<W, T: Send>(
 ) -> Result<(Vec<GameResult>, Vec<T>, f64), String> {
     let start = Instant::now();
     let games: Vec<u64> = run.shard.games(run.games).collect();
-    let threads = run.threads.clamp(1, 64).min(games.len().max(1));
+    let threads = run.threads_used();
     let done = AtomicU64::new(0);
     let chunks: Vec<Result<(Vec<GameResult>, T), String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)

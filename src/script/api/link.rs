@@ -203,6 +203,11 @@ impl Link {
         }
     }
 
+    /// The mirror holds no state's variables (loading it failed).
+    pub fn forget_cache(&self) {
+        self.cached.set(None);
+    }
+
     pub fn data_limit(&self) -> usize {
         self.data_limit
     }

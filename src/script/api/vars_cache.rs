@@ -1,55 +1,58 @@
-//! `vars.get`, `vars.set` and `vars.add`, with a cache of game variables on
-//! the Lua side, because rules read and write their variables far more
+//! `vars.get`, `vars.set` and `vars.add`, with the game variables
+//! mirrored on the Lua side, because rules read their variables far more
 //! often than anything else the kernel holds (a solitaire journey reads
-//! some 500 and writes some 120).
+//! some 330 and writes some 120).
 //!
-//! The cache is a Lua table held only by these three C closures (no script
-//! can reach it). A read that finds its name in the cache never leaves
-//! Lua's C API; a miss asks the kernel and fills the cache. A write goes to
-//! the kernel, then to the cache. Between calls the host keeps the cache
-//! while the state is the same one and nothing outside the API changed its
-//! variables (`GameState::vars_stamp`), and empties it otherwise, so a
-//! cached value is always the kernel's.
+//! The mirror is a Lua table held only by these three C closures (no script
+//! can reach it). It holds every game variable of the state the host lent
+//! last, so a read never leaves Lua's C API: a name missing from the mirror
+//! (or marked unset) is an unset variable. A write goes to the kernel, then to the mirror.
+//! Between calls the host keeps the mirror while the state is the same one
+//! and nothing outside the API changed its variables
+//! (`GameState::vars_stamp`), and reloads it otherwise.
 //!
 //! These are the hottest functions of the API, so they skip the generic
 //! native machinery (`native.rs`): each reads its arguments once, checks
 //! them, and calls the kernel through [`guarded`], which has dropped every
 //! Rust value by the time anything raises. Lua may also raise an
-//! out-of-memory error while a value is stored in the cache: that happens
+//! out-of-memory error while a value is stored in the mirror: that happens
 //! when nothing needing a drop is alive.
 
 use super::link::Link;
-use super::native::{ApiError, guarded, push_out, raise, type_name};
+use super::native::{ApiError, guarded, raise, type_name};
 use crate::kernel::script_data::Scope;
-use crate::kernel::value::Value;
-use mlua::{Function, Lua, Table, ffi};
+use crate::kernel::value::{Value, Vars};
+use mlua::{Function, IntoLua, Lua, Table, ffi};
 use std::ffi::{c_int, c_void};
 use std::fmt;
 
-/// The value the cache holds for a variable known to be unset (nil cannot
-/// be stored in a table).
-static ABSENT: u8 = 0;
+const LINK: c_int = ffi::lua_upvalueindex(1);
+const MIRROR: c_int = ffi::lua_upvalueindex(2);
 
-fn absent() -> *mut c_void {
-    std::ptr::from_ref(&ABSENT).cast_mut().cast()
+/// What the mirror holds under the name of an unset variable it has seen
+/// set before (nil cannot be stored in a table).
+static UNSET: u8 = 0;
+
+fn unset() -> *mut c_void {
+    std::ptr::from_ref(&UNSET).cast_mut().cast()
 }
 
-const LINK: c_int = ffi::lua_upvalueindex(1);
-const CACHE: c_int = ffi::lua_upvalueindex(2);
+/// The most names the mirror keeps from game to game.
+const MIRROR_NAMES: usize = 4096;
 
-/// The cache of game variables.
+/// The Lua-side mirror of the game variables.
 pub struct VarsCache {
-    cache: Table,
+    mirror: Table,
 }
 
 impl VarsCache {
     pub fn new(lua: &Lua) -> mlua::Result<VarsCache> {
         Ok(VarsCache {
-            cache: lua.create_table()?,
+            mirror: lua.create_table()?,
         })
     }
 
-    /// The cached `get`, `set` and `add`.
+    /// The mirrored `get`, `set` and `add`.
     pub fn functions(&self, lua: &Lua, link: &Link) -> mlua::Result<[Function; 3]> {
         Ok([
             self.closure(lua, link, cached_get)?,
@@ -60,10 +63,10 @@ impl VarsCache {
 
     fn closure(&self, lua: &Lua, link: &Link, f: ffi::lua_CFunction) -> mlua::Result<Function> {
         let link = std::ptr::from_ref(link).cast_mut().cast::<c_void>();
-        // SAFETY: pushes the upvalues (the cache is the argument) and makes
-        // the closure, the one value left on the stack.
+        // SAFETY: pushes the upvalues (the mirror is the argument) and
+        // makes the closure, the one value left on the stack.
         unsafe {
-            lua.exec_raw(&self.cache, |l| {
+            lua.exec_raw(&self.mirror, |l| {
                 ffi::lua_pushlightuserdata(l, link);
                 ffi::lua_pushvalue(l, 1);
                 ffi::lua_pushcclosure(l, f, 2);
@@ -72,10 +75,42 @@ impl VarsCache {
         }
     }
 
-    /// Empties the cache.
-    pub fn clear(&self) {
-        // Emptying a table assigns nils to its keys: it cannot fail.
-        self.cache.clear().ok();
+    /// Makes the mirror hold `vars`. Names it held before stay, marked
+    /// [`UNSET`]: a table that keeps its keys keeps its slots, while one
+    /// emptied and refilled every game rebuilds its hash part again and
+    /// again. Past [`MIRROR_NAMES`] names (a script inventing names without
+    /// end), it is emptied instead, so it never grows from game to game.
+    pub fn load(&self, lua: &Lua, vars: &Vars) -> mlua::Result<()> {
+        // SAFETY: walks the mirror with `lua_next`, assigning to present
+        // keys only (which never allocates, so never raises) and pushing
+        // nothing new; leaves the stack as it found it.
+        let names = unsafe {
+            lua.exec_raw::<usize>(&self.mirror, |l| {
+                let mut names = 0usize;
+                ffi::lua_pushnil(l);
+                while ffi::lua_next(l, 1) != 0 {
+                    ffi::lua_pop(l, 1);
+                    ffi::lua_pushvalue(l, -1);
+                    ffi::lua_pushlightuserdata(l, unset());
+                    ffi::lua_rawset(l, 1);
+                    names += 1;
+                }
+                ffi::lua_settop(l, 0);
+                ffi::lua_pushinteger(l, names as ffi::lua_Integer);
+            })?
+        };
+        if names > MIRROR_NAMES {
+            self.mirror.clear()?;
+        }
+        for (name, value) in vars.iter_unordered() {
+            let value = match value {
+                Value::Bool(b) => b.into_lua(lua)?,
+                Value::Int(i) => i.into_lua(lua)?,
+                Value::Str(s) => s.as_str().into_lua(lua)?,
+            };
+            self.mirror.raw_set(name, value)?;
+        }
+        Ok(())
     }
 }
 
@@ -85,22 +120,16 @@ unsafe extern "C-unwind" fn cached_get(l: *mut ffi::lua_State) -> c_int {
     // destructor is alive while Lua may raise.
     unsafe {
         ffi::lua_settop(l, 1);
-        // Only names that were checked are ever cached, so a hit needs no
-        // check of its own.
-        if lookup(l) {
-            return 1;
+        ffi::lua_pushvalue(l, 1);
+        // Reading a nil or NaN key finds nothing; it never raises. Only
+        // checked names are ever stored, so a hit needs no check.
+        match ffi::lua_rawget(l, MIRROR) {
+            ffi::LUA_TNIL => {
+                check_name(l, "vars.get");
+            }
+            ffi::LUA_TLIGHTUSERDATA => ffi::lua_pushnil(l),
+            _ => {}
         }
-        let name = check_name(l, "vars.get");
-        let link = link(l);
-        let mut found = None;
-        if guarded(link, "vars.get", || {
-            found = link.with_state(|_, s| Ok(s.script_var(Scope::Game, name).cloned()))?;
-            Ok(())
-        }) {
-            raise(l, link)
-        }
-        hand_over(l, link, found);
-        remember(l, 2);
         1
     }
 }
@@ -141,27 +170,14 @@ unsafe extern "C-unwind" fn cached_add(l: *mut ffi::lua_State) -> c_int {
         }
         whole(l, 2, "vars.add");
         let n = ffi::lua_tointegerx(l, 2, std::ptr::null_mut());
-        ffi::lua_settop(l, 1);
-        if !lookup(l) {
-            // A miss: the kernel's value, cached like a read.
-            let link = link(l);
-            let mut found = None;
-            if guarded(link, "vars.add", || {
-                found = link.with_state(|_, s| Ok(s.script_var(Scope::Game, name).cloned()))?;
-                Ok(())
-            }) {
-                raise(l, link)
-            }
-            hand_over(l, link, found);
-            remember(l, 2);
-        }
+        ffi::lua_pushvalue(l, 1);
         let mut is_int = 0;
-        let old = match ffi::lua_type(l, 2) {
-            ffi::LUA_TNIL => {
+        let old = match ffi::lua_rawget(l, MIRROR) {
+            ffi::LUA_TNIL | ffi::LUA_TLIGHTUSERDATA => {
                 is_int = 1;
                 0
             }
-            _ => ffi::lua_tointegerx(l, 2, &mut is_int),
+            _ => ffi::lua_tointegerx(l, 3, &mut is_int),
         };
         if is_int == 0 {
             fail(
@@ -179,23 +195,37 @@ unsafe extern "C-unwind" fn cached_add(l: *mut ffi::lua_State) -> c_int {
     }
 }
 
-/// Writes the value at 2 (checked) under the name at 1 into the kernel,
-/// then the cache.
+/// Writes the value at 2 (checked) under the name at 1 into the mirror,
+/// then the kernel; if the kernel refuses it (the data limit), the mirror
+/// gets its old value back before the error is raised. The mirror goes
+/// first because storing a new name in it may raise (out of memory), which
+/// must happen before the kernel changes and while no Rust value is alive;
+/// putting an old value back under a name already present never raises.
 ///
 /// # Safety
-/// `l` runs a closure made by `closure`, with the name at 1 and the value
-/// at 2; `name` is the name's text.
+/// `l` runs a closure made by `closure`, with the name at 1, the value at
+/// 2 and nothing above; `name` is the name's text.
 unsafe fn write(l: *mut ffi::lua_State, name: &str) {
     // SAFETY: guaranteed by the caller.
     unsafe {
         let link = link(l);
-        let value = match ffi::lua_type(l, 2) {
+        let kind = ffi::lua_type(l, 2);
+        if kind == ffi::LUA_TSTRING && text(l, 2).is_none() {
+            fail(l, "vars.set: a variable's text must be UTF-8")
+        }
+        ffi::lua_pushvalue(l, 1);
+        ffi::lua_rawget(l, MIRROR);
+        ffi::lua_pushvalue(l, 1);
+        if kind == ffi::LUA_TNIL {
+            ffi::lua_pushlightuserdata(l, unset());
+        } else {
+            ffi::lua_pushvalue(l, 2);
+        }
+        ffi::lua_rawset(l, MIRROR);
+        let value = match kind {
             ffi::LUA_TBOOLEAN => Some(Value::Bool(ffi::lua_toboolean(l, 2) != 0)),
             ffi::LUA_TNUMBER => Some(Value::Int(ffi::lua_tointegerx(l, 2, std::ptr::null_mut()))),
-            ffi::LUA_TSTRING => match text(l, 2) {
-                Some(t) => Some(Value::Str(t.to_string())),
-                None => fail(l, "vars.set: a variable's text must be UTF-8"),
-            },
+            ffi::LUA_TSTRING => text(l, 2).map(|t| Value::Str(t.to_string())),
             _ => None,
         };
         if guarded(link, "vars.set", || {
@@ -207,9 +237,12 @@ unsafe fn write(l: *mut ffi::lua_State, name: &str) {
                 Ok(())
             })
         }) {
+            ffi::lua_pushvalue(l, 1);
+            ffi::lua_pushvalue(l, 3);
+            ffi::lua_rawset(l, MIRROR);
             raise(l, link)
         }
-        remember(l, 2);
+        ffi::lua_settop(l, 2);
     }
 }
 
@@ -220,62 +253,6 @@ unsafe fn write(l: *mut ffi::lua_State, name: &str) {
 unsafe fn link<'a>(l: *mut ffi::lua_State) -> &'a Link {
     // SAFETY: the upvalue is the link, which outlives the Lua state.
     unsafe { &*ffi::lua_touserdata(l, LINK).cast::<Link>() }
-}
-
-/// Pushes the cached value of the name at 1; false (with nothing pushed)
-/// on a miss (and for a name that cannot be a key: nil or NaN).
-///
-/// # Safety
-/// `l` runs a closure made by `closure`, with an argument at 1.
-unsafe fn lookup(l: *mut ffi::lua_State) -> bool {
-    // SAFETY: guaranteed by the caller.
-    unsafe {
-        ffi::lua_pushvalue(l, 1);
-        // Reading a nil or NaN key finds nothing; it never raises.
-        if ffi::lua_rawget(l, CACHE) == ffi::LUA_TNIL {
-            ffi::lua_pop(l, 1);
-            return false;
-        }
-        if ffi::lua_touserdata(l, -1) == absent() {
-            ffi::lua_pop(l, 1);
-            ffi::lua_pushnil(l);
-        }
-        true
-    }
-}
-
-/// Pushes a kernel value, by way of the link's buffer: the value is
-/// dropped before Lua may raise (out of memory) while pushing it.
-///
-/// # Safety
-/// `l` runs a closure made by `closure`, with a free stack slot.
-unsafe fn hand_over(l: *mut ffi::lua_State, link: &Link, v: Option<Value>) {
-    // SAFETY: guaranteed by the caller; no native runs meanwhile.
-    unsafe {
-        let out = link.out();
-        out.clear_results();
-        out.value(v.as_ref());
-        drop(v);
-        push_out(l, link);
-    }
-}
-
-/// Caches the value at stack index `value` under the name at 1.
-///
-/// # Safety
-/// `l` runs a closure made by `closure`, with two free stack slots; the
-/// name at 1 is a string.
-unsafe fn remember(l: *mut ffi::lua_State, value: c_int) {
-    // SAFETY: guaranteed by the caller.
-    unsafe {
-        ffi::lua_pushvalue(l, 1);
-        if ffi::lua_type(l, value) == ffi::LUA_TNIL {
-            ffi::lua_pushlightuserdata(l, absent());
-        } else {
-            ffi::lua_pushvalue(l, value);
-        }
-        ffi::lua_rawset(l, CACHE);
-    }
 }
 
 /// The name at 1, or a raised error.

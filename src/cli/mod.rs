@@ -1,11 +1,18 @@
 //! The command-line commands behind `main.rs`: list, check and play
-//! (simulate and merge are in `sim::command`). Each returns the text to
-//! print or an error for people.
+//! (simulate and merge are in `sim::command`, balance in `balance`).
+//! Each returns the text to print or an error for people;
+//! [`crate::output::finish`] writes either. Text from packages and from
+//! the command line is echoed through [`crate::untrusted`].
+
+mod folders;
+
+pub use folders::catalog;
 
 use crate::data::catalog::Catalog;
 use crate::files::{Limit, read_text};
 use crate::load::{Request, check as check_target};
 use crate::repl::{self, Seat, Session};
+use crate::untrusted::echo;
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -14,26 +21,32 @@ pub fn list(catalog: &Catalog) -> Result<String, String> {
     let mut out = String::new();
     for id in catalog.game_ids() {
         let package = catalog.package(&id).map_err(|e| e.to_string())?;
+        let shown = echo(&id);
         match package.game_file() {
             Ok(f) => {
                 out += &format!(
-                    "{id}  {}  ({} player{})\n",
-                    f.title,
+                    "{shown}  {}  ({} player{})\n",
+                    echo(&f.title),
                     f.players.len(),
                     if f.players.len() == 1 { "" } else { "s" }
                 );
                 for o in &f.options {
-                    out += &format!("    option {:>2}  {:<18} {}\n", o.number, o.id, o.title);
+                    out += &format!(
+                        "    option {:>2}  {:<18} {}\n",
+                        o.number,
+                        echo(&o.id),
+                        echo(&o.title)
+                    );
                 }
             }
-            Err(e) => out += &format!("{id}  (broken: {e})\n"),
+            Err(e) => out += &format!("{shown}  (broken: {})\n", echo(&e.to_string())),
         }
         for s in catalog.scenario_ids(&id) {
             let title = catalog
                 .scenario(&id, &s)
                 .map(|sc| sc.title)
                 .unwrap_or_else(|e| format!("(broken: {e})"));
-            out += &format!("    scenario {id}/{s}  {title}\n");
+            out += &format!("    scenario {shown}/{}  {}\n", echo(&s), echo(&title));
         }
     }
     Ok(out)
@@ -47,7 +60,7 @@ pub fn check(catalog: &Catalog, targets: &[String]) -> Result<String, String> {
         match check_target(catalog, t) {
             Ok(checked) => {
                 for c in checked {
-                    out += &format!("ok  {c}\n");
+                    out += &format!("ok  {}\n", echo(&c));
                 }
             }
             Err(e) => errors.push(e.to_string()),
@@ -85,4 +98,15 @@ pub fn play(
         None if std::io::stdin().is_terminal() => repl::interactive(session),
         None => repl::scripted(session, std::io::stdin().lock()),
     }
+}
+
+/// Reads a `--seat PLAYER=WHO` value.
+pub fn seat(value: &str) -> Result<(String, Seat), String> {
+    let (player, who) = value.split_once('=').ok_or_else(|| {
+        format!(
+            "--seat {}: write PLAYER=human or PLAYER=random",
+            echo(value)
+        )
+    })?;
+    Ok((player.to_string(), Seat::parse(who)))
 }

@@ -1,0 +1,107 @@
+//! docs/game-yaml.md and `check` agree: every example of the reference
+//! loads. The page's complete game (the YAML block starting with `id:`)
+//! becomes a package, with each Lua block written to the file its first
+//! line names (`-- rules.lua`); a YAML block starting with `game:` is a
+//! scenario of it; any other YAML block is a scenario's `overrides`.
+
+use portolan::data::catalog::Catalog;
+use std::path::Path;
+
+/// A fenced block of the page: its language, its text, and the line its
+/// fence is on (to name a failing example).
+struct Block {
+    language: String,
+    text: String,
+    line: usize,
+}
+
+fn blocks(page: &str) -> Vec<Block> {
+    let mut found = Vec::new();
+    let mut open: Option<Block> = None;
+    for (i, line) in page.lines().enumerate() {
+        match (line.strip_prefix("```"), open.take()) {
+            (Some(language), None) => {
+                open = Some(Block {
+                    language: language.trim().to_string(),
+                    text: String::new(),
+                    line: i + 1,
+                })
+            }
+            (Some(_), Some(block)) => found.push(block),
+            (None, Some(mut block)) => {
+                block.text += line;
+                block.text.push('\n');
+                open = Some(block);
+            }
+            (None, None) => {}
+        }
+    }
+    found
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn indented(text: &str) -> String {
+    text.lines().map(|l| format!("  {l}\n")).collect()
+}
+
+#[test]
+fn every_example_of_the_game_yaml_reference_loads() {
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/game-yaml.md")).unwrap();
+    let blocks = blocks(&page);
+    let yaml: Vec<&Block> = blocks.iter().filter(|b| b.language == "yaml").collect();
+    let game = yaml
+        .iter()
+        .find(|b| b.text.starts_with("id:"))
+        .expect("the page has a complete game");
+    let id = game.text.lines().next().unwrap()["id:".len()..].trim();
+
+    let dir = tempfile::tempdir().unwrap();
+    let package = dir.path().join("rules").join(id);
+    let scenarios = dir.path().join("scenarios").join(id);
+    write(&package.join("game.yaml"), &game.text);
+    for lua in blocks.iter().filter(|b| b.language == "lua") {
+        let name = lua.text.lines().next().unwrap();
+        let name = name
+            .strip_prefix("-- ")
+            .expect("a Lua block names its file");
+        write(&package.join(name), &lua.text);
+    }
+    let mut examples = Vec::new();
+    for block in yaml.iter().filter(|b| b.line != game.line) {
+        let name = format!("line-{}", block.line);
+        let text = match block.text.starts_with("game:") {
+            true => block.text.clone(),
+            false => format!(
+                "game: {id}\ntitle: {name}\noverrides:\n{}",
+                indented(&block.text)
+            ),
+        };
+        write(&scenarios.join(format!("{name}.yaml")), &text);
+        examples.push((block.line, format!("{id}/{name}")));
+    }
+    assert!(
+        examples.len() >= 10,
+        "only {} examples found",
+        examples.len()
+    );
+
+    let catalog = Catalog::new(
+        Some(dir.path().join("rules")),
+        Some(dir.path().join("scenarios")),
+    );
+    let mut failures = Vec::new();
+    let targets = std::iter::once((game.line, id.to_string())).chain(examples);
+    for (line, target) in targets {
+        if let Err(e) = portolan::load::check(&catalog, &target) {
+            failures.push(format!(
+                "docs/game-yaml.md:{line}: the example does not load:\n{e}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
