@@ -6,6 +6,7 @@
 
 use crate::data::catalog::Catalog;
 use crate::load::{Request, load};
+use crate::untrusted::echo;
 
 /// One rule set to play.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,12 +22,16 @@ impl Variant {
     /// Reads `NAME=SPEC`.
     pub fn parse(text: &str) -> Result<Variant, String> {
         let (name, spec) = text.split_once('=').ok_or_else(|| {
-            format!("--variant {text}: write NAME=SPEC, like base= or radical=+attacker-sunk,+no-backward")
+            format!(
+                "--variant {}: write NAME=SPEC, like base= or radical=+attacker-sunk,+no-backward",
+                echo(text)
+            )
         })?;
         let name = name.trim();
         if name.is_empty() {
             return Err(format!(
-                "--variant {text}: the variant needs a name before '='"
+                "--variant {}: the variant needs a name before '='",
+                echo(text)
             ));
         }
         let mut variant = Variant {
@@ -39,7 +44,10 @@ impl Variant {
             if is_target && !item.starts_with(['+', '-']) {
                 if let Some(old) = variant.target.replace(item.to_string()) {
                     return Err(format!(
-                        "--variant {text}: one scenario a variant ({old} and {item})"
+                        "--variant {}: one scenario a variant ({} and {})",
+                        echo(text),
+                        echo(&old),
+                        echo(item)
                     ));
                 }
             } else if item.starts_with(['+', '-']) {

@@ -6,6 +6,7 @@
 //! [`bots::make`] as written, so what a spec means is the bots' business.
 
 use crate::bots;
+use crate::untrusted::echo;
 
 /// The bot spec of each seat, by player index, from `--bots` (`None`:
 /// random everywhere). `players` are the game's player ids.
@@ -26,13 +27,14 @@ pub fn resolve(spec: Option<&str>, players: &[String]) -> Result<Vec<String>, St
     } else {
         return Err(format!(
             "--bots {}: name every seat (blue=random,red=random) or none (random,random)",
-            spec.unwrap_or_default()
+            echo(spec.unwrap_or_default())
         ));
     };
     for s in &seats {
         if bots::make(s, 0).is_none() {
             return Err(format!(
-                "--bots: no bot '{s}'; the bots are {}",
+                "--bots: no bot '{}'; the bots are {}",
+                echo(s),
                 bots::BOT_NAMES.join(", ")
             ));
         }
@@ -68,7 +70,9 @@ fn by_player(items: &[&str], players: &[String]) -> Result<Vec<String>, String> 
             .position(|id| id.eq_ignore_ascii_case(player.trim()))
             .ok_or_else(|| {
                 format!(
-                    "--bots {item}: no player '{player}'; the players are {}",
+                    "--bots {}: no player '{}'; the players are {}",
+                    echo(item),
+                    echo(player),
                     players.join(", ")
                 )
             })?;
