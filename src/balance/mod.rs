@@ -11,7 +11,7 @@ use crate::data::catalog::Catalog;
 use crate::load::{Request, load};
 use crate::plot;
 use crate::sim::metrics::Metrics;
-use crate::sim::report::list_or_none;
+use crate::sim::report::{list_or_none, percent};
 use crate::sim::{self, Run, progress, seats};
 use compare::{ALPHA, Kind, Row};
 use serde::Serialize;
@@ -213,9 +213,9 @@ fn table(
             let label = if i == 0 { row.metric.as_str() } else { "" };
             let (value, interval, diff) = match row.kind {
                 Kind::Rate => (
-                    format!("{:.1}%", 100.0 * c.value),
+                    percent(c.value),
                     c.interval
-                        .map(|(l, h)| format!("{:>5.1}% – {:>5.1}%", 100.0 * l, 100.0 * h))
+                        .map(|(l, h)| format!("{:>6} – {:>6}", percent(l), percent(h)))
                         .unwrap_or_default(),
                     c.diff.map(|d| format!("{} pts", signed(100.0 * d))),
                 ),

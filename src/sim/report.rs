@@ -154,11 +154,11 @@ impl Report {
         for (reason, r) in &m.endings {
             let _ = writeln!(
                 out,
-                "  {:>10}  {:>5.1}%   {:>5.1}% – {:>5.1}%   {reason}",
+                "  {:>10}  {:>6}   {:>6} – {:>6}   {reason}",
                 r.count,
-                100.0 * r.rate,
-                100.0 * r.low,
-                100.0 * r.high
+                percent(r.rate),
+                percent(r.low),
+                percent(r.high)
             );
         }
         for (p, s) in &m.scores {
@@ -293,12 +293,22 @@ fn rate_lines(run: &RunInfo, m: &Metrics) -> Vec<(String, Rate)> {
 /// `label   49.8%   48.8% – 50.8%      4980`.
 pub fn rate_line(label: &str, r: &Rate) -> String {
     format!(
-        "{label:<28} {:>5.1}%   {:>5.1}% – {:>5.1}%  {:>8}",
-        100.0 * r.rate,
-        100.0 * r.low,
-        100.0 * r.high,
+        "{label:<28} {:>6}   {:>6} – {:>6}  {:>8}",
+        percent(r.rate),
+        percent(r.low),
+        percent(r.high),
         r.count
     )
+}
+
+/// A share (0..1) in percent to one decimal; a share above 0 that would
+/// show as `0.0%` shows as `<0.1%`, so an interval never looks empty.
+pub fn percent(share: f64) -> String {
+    if share > 0.0 && share < 0.0005 {
+        "<0.1%".into()
+    } else {
+        format!("{:.1}%", 100.0 * share)
+    }
 }
 
 pub fn ordinal(n: usize) -> String {
@@ -341,6 +351,10 @@ mod tests {
             ]
         );
         assert_eq!(csv_field("plain"), "plain");
+        assert_eq!(
+            [percent(0.0), percent(0.0003), percent(0.4981)],
+            ["0.0%", "<0.1%", "49.8%"]
+        );
         assert_eq!(csv_field("a, \"b\""), "\"a, \"\"b\"\"\"");
     }
 }

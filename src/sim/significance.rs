@@ -48,7 +48,19 @@ pub fn wilson(count: u64, n: u64) -> (f64, f64) {
     let (n, p, z2) = (n as f64, count as f64 / n as f64, Z95 * Z95);
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At the ends the interval's end is the end itself, not a rounding
+    // error away from it.
+    let low = if count == 0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let high = if count as f64 == n {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (low, high)
 }
 
 /// Two-sided p-value of the pooled two-proportion z-test: do `a` and `b`
