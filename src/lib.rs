@@ -1,5 +1,6 @@
 //! Portolan: a rules host for board and war games. See `src/README.md`
 //! for a map of the modules.
+pub mod balance;
 pub mod bots;
 pub mod cli;
 pub mod data;
@@ -7,6 +8,7 @@ pub mod files;
 pub mod kernel;
 pub mod load;
 pub mod output;
+pub mod plot;
 pub mod repl;
 pub mod replay;
 pub mod script;

@@ -43,6 +43,16 @@ impl Loaded {
 
 /// Loads a target with options. Errors name files, lines and columns.
 pub fn load(catalog: &Catalog, request: &Request) -> Result<Loaded, DataErrors> {
+    load_counted(catalog, request, false)
+}
+
+/// [`load`], with an engine that counts what its rules do when `counted`
+/// (rule-function calls, dice-table rows: `simulate --coverage`).
+pub fn load_counted(
+    catalog: &Catalog,
+    request: &Request,
+    counted: bool,
+) -> Result<Loaded, DataErrors> {
     let (package, scenario) = catalog.resolve(&request.target)?;
     let mut options = scenario
         .as_ref()
@@ -59,7 +69,8 @@ pub fn load(catalog: &Catalog, request: &Request) -> Result<Loaded, DataErrors> 
             }
         }
     }
-    let engine = build(&package, scenario.as_ref(), &options)?;
+    let file = package.game_file()?;
+    let engine = build_from(&package, file, scenario.as_ref(), &options, counted)?;
     Ok(Loaded {
         engine,
         package,
@@ -76,15 +87,17 @@ pub fn build(
     scenario: Option<&Scenario>,
     options: &[String],
 ) -> Result<Engine, DataErrors> {
-    build_from(package, package.game_file()?, scenario, options)
+    build_from(package, package.game_file()?, scenario, options, false)
 }
 
-/// [`build`] from the package's game.yaml, already read.
+/// [`build`] from the package's game.yaml, already read; `counted`
+/// loads the scripts to count what they do (coverage).
 fn build_from(
     package: &Package,
     file: GameFile,
     scenario: Option<&Scenario>,
     options: &[String],
+    counted: bool,
 ) -> Result<Engine, DataErrors> {
     let yaml_path = package.path_of("game.yaml");
     check_options(&file, scenario, options)?;
@@ -103,7 +116,7 @@ fn build_from(
         .map_err(|e| errors.extend(e.0))
         .ok();
     let for_scripts = overridden.as_ref().unwrap_or(&file);
-    let scripts = LuaRules::load(package, for_scripts, options, Limits::default())
+    let scripts = LuaRules::load(package, for_scripts, options, Limits::default(), counted)
         .map_err(|e| errors.extend(e.0))
         .ok();
     let (Some(written), Some(file), Some((rules, configure))) = (written, overridden, scripts)
@@ -178,7 +191,7 @@ pub fn check(catalog: &Catalog, target: &str) -> Result<Vec<String>, DataErrors>
                    scenario: Option<&Scenario>,
                    options: &[String]|
      -> Result<String, DataErrors> {
-        let engine = build_from(&package, file.clone(), scenario, options)?;
+        let engine = build_from(&package, file.clone(), scenario, options, false)?;
         engine.new_game(0).map_err(|e| {
             DataErrors::from(DataError::new(
                 &package.root,

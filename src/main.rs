@@ -2,11 +2,12 @@
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
-use portolan::cli::{self, Format};
 use portolan::load::Request;
 use portolan::output;
-use portolan::sim::Run;
+use portolan::sim::Shard;
+use portolan::sim::command::{self as sim_command, Format, Simulate};
 use portolan::untrusted::echo;
+use portolan::{balance, cli};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -62,7 +63,7 @@ enum Command {
         /// A save file, or a folder of saves (.json), one line each.
         save: PathBuf,
     },
-    /// Play games between random bots and report the results.
+    /// Play games between bots and report the results.
     Simulate {
         target: String,
         #[command(flatten)]
@@ -76,6 +77,56 @@ enum Command {
         /// more than there are games: the report says how many ran).
         #[arg(long, value_parser = threads)]
         threads: Option<usize>,
+        /// Who plays each seat: by player (red=random,blue=random) or by
+        /// position (random,random); default random everywhere.
+        #[arg(long, value_name = "BOTS")]
+        bots: Option<String>,
+        /// Play only shard I of N (from 0) of the run's games and write a
+        /// result file for `portolan merge`.
+        #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
+        shard: Option<Shard>,
+        /// Where --shard writes its result file
+        /// (default: portolan-shard-I-of-N.json).
+        #[arg(long, value_name = "FILE", requires = "shard")]
+        out: Option<PathBuf>,
+        /// Count how often each rule function ran, each dice-table row and
+        /// combat cell was read, and each optional rule changed a game.
+        #[arg(long)]
+        coverage: bool,
+    },
+    /// Compare rule sets: every variant plays the same seeded games, and one
+    /// table shows each measure, its difference from the first variant and
+    /// whether it is significant.
+    Balance {
+        target: String,
+        #[command(flatten)]
+        game: GameArgs,
+        /// NAME=SPEC: options (+id, -id) and at most one scenario (game/name
+        /// or a file); `base=` is the target as given. Repeatable.
+        #[arg(long = "variant", value_name = "NAME=SPEC", value_parser = balance::Variant::parse)]
+        variants: Vec<balance::Variant>,
+        /// The target, then the target with each optional rule alone.
+        #[arg(long)]
+        each_option: bool,
+        /// How many games each variant plays (at least 1).
+        #[arg(long, default_value_t = 1000, value_parser = games)]
+        games: u64,
+        #[arg(long, value_name = "BOTS")]
+        bots: Option<String>,
+        #[arg(long, value_parser = threads)]
+        threads: Option<usize>,
+        /// Write an SVG chart of the win rates (and scores) per variant.
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<PathBuf>,
+        #[arg(long, value_enum, default_value = "table")]
+        format: BalanceFormatArg,
+    },
+    /// Merge the result files of a run's shards into the run's report.
+    Merge {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "table")]
+        format: FormatArg,
     },
 }
 
@@ -93,6 +144,28 @@ struct GameArgs {
 enum FormatArg {
     Table,
     Json,
+    Csv,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Table => Format::Table,
+            FormatArg::Json => Format::Json,
+            FormatArg::Csv => Format::Csv,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum BalanceFormatArg {
+    Table,
+    Json,
+}
+
+/// Every core, unless the command line says otherwise.
+fn default_threads(threads: Option<usize>) -> usize {
+    threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
 fn main() -> ExitCode {
@@ -143,20 +216,52 @@ fn main() -> ExitCode {
             games,
             format,
             threads,
+            bots,
+            shard,
+            out,
+            coverage,
         }) => {
-            let run = Run {
+            let simulate = Simulate {
+                request: request(target, &game),
                 games,
                 seed: game.seed.unwrap_or(1),
-                threads: threads
-                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
-                bots: vec!["random".into()],
+                threads: default_threads(threads),
+                bots,
+                format: format.into(),
+                shard,
+                out,
+                coverage,
             };
-            let format = match format {
-                FormatArg::Table => Format::Table,
-                FormatArg::Json => Format::Json,
-            };
-            cli::simulate(&catalog, &request(target, &game), &run, format)
+            sim_command::simulate(&catalog, &simulate)
         }
+        Some(Command::Balance {
+            target,
+            game,
+            variants,
+            each_option,
+            games,
+            bots,
+            threads,
+            plot,
+            format,
+        }) => {
+            let b = balance::Balance {
+                request: request(target, &game),
+                variants,
+                each_option,
+                games,
+                seed: game.seed.unwrap_or(1),
+                threads: default_threads(threads),
+                bots,
+                format: match format {
+                    BalanceFormatArg::Table => balance::Format::Table,
+                    BalanceFormatArg::Json => balance::Format::Json,
+                },
+                plot,
+            };
+            balance::balance(&catalog, &b)
+        }
+        Some(Command::Merge { files, format }) => sim_command::merge(&files, format.into()),
     };
     output::finish(result)
 }

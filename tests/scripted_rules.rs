@@ -82,12 +82,7 @@ fn load_probe(p: &Probe) -> Result<Engine, String> {
 }
 
 fn simulate(p: &Probe, threads: usize) -> Result<Vec<i64>, String> {
-    let run = Run {
-        games: 40,
-        seed: 7,
-        threads,
-        bots: vec!["random".into()],
-    };
+    let run = Run::new(40, 7, threads, vec!["random".into()]);
     let (results, _) = sim::run(|| load_probe(p), &run)?;
     Ok(results.iter().map(|r| r.outcome.scores[0]).collect())
 }

@@ -1,5 +1,6 @@
-//! The command-line commands behind `main.rs`: list, check, play and
-//! simulate. Each returns the text to print or an error for people;
+//! The command-line commands behind `main.rs`: list, check and play
+//! (simulate and merge are in `sim::command`, balance in `balance`).
+//! Each returns the text to print or an error for people;
 //! [`crate::output::finish`] writes either. Text from packages and from
 //! the command line is echoed through [`crate::untrusted`].
 
@@ -9,9 +10,8 @@ pub use folders::catalog;
 
 use crate::data::catalog::Catalog;
 use crate::files::{Limit, read_text};
-use crate::load::{Request, check as check_target, load};
+use crate::load::{Request, check as check_target};
 use crate::repl::{self, Seat, Session};
-use crate::sim::{self, Report, Run};
 use crate::untrusted::echo;
 use std::io::IsTerminal;
 use std::path::Path;
@@ -109,40 +109,4 @@ pub fn seat(value: &str) -> Result<(String, Seat), String> {
         )
     })?;
     Ok((player.to_string(), Seat::parse(who)))
-}
-
-/// Output formats of `simulate`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    Table,
-    Json,
-}
-
-/// `portolan simulate`: N games between bots, as a report of what ran.
-pub fn simulate(
-    catalog: &Catalog,
-    request: &Request,
-    run: &Run,
-    format: Format,
-) -> Result<String, String> {
-    let loaded = load(catalog, request).map_err(|e| e.to_string())?;
-    let make = || {
-        load(catalog, request)
-            .map(|l| l.engine)
-            .map_err(|e| e.to_string())
-    };
-    let (results, seconds) = sim::run(make, run)?;
-    let scenario = loaded.scenario.as_ref().map(|s| s.id.clone());
-    let report = Report::new(
-        &loaded.engine.game,
-        scenario,
-        run.seed,
-        run.threads_used(),
-        &results,
-        seconds,
-    );
-    Ok(match format {
-        Format::Table => report.table(),
-        Format::Json => serde_json::to_string_pretty(&report).expect("a report serializes") + "\n",
-    })
 }

@@ -38,6 +38,9 @@ const EXPECTED_VARS: usize = 64;
 /// rules broken (a scripted phase that never asks and never ends).
 const MAX_SCRIPT_STEPS: usize = 100_000;
 
+/// How a game ends when its flow has no phase left to start.
+const FLOW_RAN_OUT: &str = "the flow of play ran out";
+
 impl Engine {
     pub fn new(game: Rc<Game>, scripts: Box<dyn Scripts>) -> Engine {
         Engine {
@@ -198,20 +201,30 @@ impl Engine {
             }
         }
         if state.ply >= self.game.max_plies {
-            let reason = format!(
-                "no result after {} actions (max_plies)",
-                self.game.max_plies
-            );
             Self::finish(
                 state,
                 Outcome {
                     winner: None,
-                    reason,
+                    reason: self.ply_limit_reason(),
                     scores: vec![],
                 },
             );
         }
         Ok(())
+    }
+
+    fn ply_limit_reason(&self) -> String {
+        format!(
+            "no result after {} actions (max_plies)",
+            self.game.max_plies
+        )
+    }
+
+    /// Whether a game ended by a limit of the kernel (the ply limit, the
+    /// flow of play running out) rather than by a rule: how balance
+    /// reports tell decisive games from games cut short.
+    pub fn ended_by_limit(&self, outcome: &Outcome) -> bool {
+        outcome.reason == FLOW_RAN_OUT || outcome.reason == self.ply_limit_reason()
     }
 
     /// Moves the flow on until someone has a decision or the game ends.
@@ -226,7 +239,7 @@ impl Engine {
                         state,
                         Outcome {
                             winner: None,
-                            reason: "the flow of play ran out".into(),
+                            reason: FLOW_RAN_OUT.into(),
                             scores: vec![],
                         },
                     );
@@ -299,6 +312,12 @@ impl Engine {
         player: PlayerId,
     ) -> Option<Result<f64, RulesError>> {
         self.scripts.evaluate(state, self.game.player_id(player))
+    }
+
+    /// What the rule scripts did in the games played so far, when the
+    /// package was loaded to count it (`simulate --coverage`).
+    pub fn script_counts(&self) -> Option<crate::kernel::scripts::ScriptCounts> {
+        self.scripts.counts()
     }
 
     /// Evaluates designer code against a copy of the state (REPL `lua`).

@@ -193,6 +193,14 @@ fn target_allowed(target: Target, top: u8, player: PlayerId) -> bool {
     }
 }
 
+/// The piece a move of `player`'s onto `to` attacks: the first piece
+/// there, when it is not the mover's own.
+pub fn defender(state: &GameState, player: PlayerId, to: SpaceId) -> Option<PieceId> {
+    state
+        .first_at(to)
+        .filter(|&d| state.piece(d).owner != Some(player))
+}
+
 pub fn apply(
     game: &Game,
     m: &Movement,
@@ -208,11 +216,9 @@ pub fn apply(
                 .loc
                 .space()
                 .expect("a moving piece stands on the board");
-            match state.first_at(to) {
-                Some(defender) if state.piece(defender).owner != Some(player) => {
-                    attack(game, m, scripts, state, piece, defender, from, to)?
-                }
-                _ => {
+            match defender(state, player, to) {
+                Some(defender) => attack(game, m, scripts, state, piece, defender, from, to)?,
+                None => {
                     state.set_location(piece, Location::Space(to));
                     state.record(|| Event::Moved { piece, from, to });
                     victory::after_move(game, state, piece);

@@ -69,6 +69,10 @@ pub trait Scripts {
     fn reset(&self) -> Result<(), RulesError> {
         Ok(())
     }
+    /// What the scripts did so far, if the package was loaded to count it.
+    fn counts(&self) -> Option<ScriptCounts> {
+        None
+    }
     /// Evaluates designer code against a copy of the state (the REPL's
     /// `lua` command); games without scripts have nothing to evaluate.
     fn eval(&self, _state: &GameState, _code: &str) -> Result<String, RulesError> {
@@ -95,4 +99,16 @@ pub trait Scripts {
     ) -> Option<Result<String, RulesError>> {
         None
     }
+}
+
+/// What the rule scripts did over the games an engine played, when the
+/// engine was loaded to count them (`simulate --coverage`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ScriptCounts {
+    /// (rule function, the file or optional rule that defined it, calls),
+    /// in the order the package defined them.
+    pub functions: Vec<(String, String, u64)>,
+    /// Rolls that read each row of each dice table, by table index; the
+    /// last entry of each list counts rolls that fell in a gap.
+    pub rows: Vec<Vec<u64>>,
 }

@@ -10,9 +10,10 @@ use crate::kernel::board::SpaceId;
 use crate::kernel::event::Resolved;
 use crate::kernel::game::{Game, ScriptRef};
 use crate::kernel::piece::{PieceId, PlayerId};
-use crate::kernel::scripts::{RulesError, Scripts, Step};
+use crate::kernel::scripts::{RulesError, ScriptCounts, Scripts, Step};
 use crate::kernel::state::GameState;
 use crate::script::api::{self, Api, Link};
+use crate::script::coverage::RuleCalls;
 use crate::script::error::ScriptError;
 use crate::script::limits::Limits;
 use crate::script::package::PackageFiles;
@@ -32,6 +33,8 @@ pub struct LuaRules {
     named: OnceCell<Named>,
     /// The files' `prepare()` functions, run once the data is final.
     prepare: RefCell<Vec<Hook>>,
+    /// Rule-function calls, when loaded to count them (coverage).
+    calls: Option<RuleCalls>,
 }
 
 /// A load-time hook a package file defined (`configure(data)` or
@@ -55,12 +58,14 @@ struct Named {
 impl LuaRules {
     /// Runs the package's scripts, then each enabled option's overlay in
     /// rule-number order. Returns the host and the `configure(data)`
-    /// functions they defined, in the order they must run.
+    /// functions they defined, in the order they must run. `counted`
+    /// counts rule-function calls and dice-table rows (coverage).
     pub fn load(
         package: &crate::data::package::Package,
         file: &GameFile,
         enabled: &[String],
         limits: Limits,
+        counted: bool,
     ) -> Result<(LuaRules, Vec<Hook>), DataErrors> {
         let mut files = PackageFiles::new(package.root.clone());
         for (path, source) in package.lua_files() {
@@ -78,12 +83,19 @@ impl LuaRules {
             .map_err(|e| {
                 DataError::new(&package.root, format!("cannot set up the Lua API: {e}"))
             })?;
+        let calls = match counted {
+            true => Some(sandbox.call(RuleCalls::new).map_err(|e| {
+                DataError::new(&package.root, format!("cannot set up coverage: {e}"))
+            })?),
+            false => None,
+        };
         let rules = LuaRules {
             sandbox,
             link,
             api,
             named: OnceCell::new(),
             prepare: RefCell::new(Vec::new()),
+            calls,
         };
         let configure = rules.run_scripts(package, file, enabled)?;
         Ok((rules, configure))
@@ -130,10 +142,13 @@ impl LuaRules {
             self.sandbox
                 .run_file(path)
                 .map_err(|e| script_error(&package.path_of(path), &e))?;
-            let owner = option.map_or_else(
-                || package.path_of(path),
-                |o| format!("optional rule {} ({})", o.number, o.id),
-            );
+            let owner =
+                option.map_or_else(|| package.path_of(path), |o| option_owner(o.number, &o.id));
+            if let Some(calls) = &self.calls {
+                self.sandbox
+                    .call(|lua| calls.wrap_new(lua, &owner))
+                    .map_err(|e| script_error(path, &e))?;
+            }
             let hooks = self.sandbox.call(|lua| {
                 let g = lua.globals();
                 Ok((
@@ -213,6 +228,9 @@ impl LuaRules {
             .map(|table| table.iter().map(RegistryKey::id).collect())
             .collect();
         self.link.attach(Rc::clone(game), ids);
+        if self.calls.is_some() {
+            self.link.count_rows(game);
+        }
         for hook in self.prepare.take() {
             self.sandbox
                 .call(|_| hook.function.call::<()>(()))
@@ -353,6 +371,11 @@ impl LuaRules {
             .and_then(|g| g.phases.get(phase as usize))
             .map_or_else(|| format!("#{phase}"), |p| p.name.clone())
     }
+}
+
+/// How hooks and rule functions an optional rule defined are credited.
+pub fn option_owner(number: u32, id: &str) -> String {
+    format!("optional rule {number} ({id})")
 }
 
 /// Registry slots for the rows of every dice table, so `dice.on` returns
@@ -509,6 +532,13 @@ impl Scripts for LuaRules {
                 render(lua, &value, 0)
             },
         )
+    }
+
+    fn counts(&self) -> Option<ScriptCounts> {
+        Some(ScriptCounts {
+            functions: self.calls.as_ref()?.counts(),
+            rows: self.link.rows_read().unwrap_or_default(),
+        })
     }
 
     fn set_narration(&self, on: bool) {

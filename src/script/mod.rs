@@ -3,6 +3,7 @@
 pub mod api;
 mod budget;
 mod bytecode;
+pub mod coverage;
 pub mod error;
 mod freeze;
 pub mod host;

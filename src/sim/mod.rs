@@ -2,13 +2,23 @@
 //!
 //! Games are independent, each with its own seed derived from the run's
 //! seed and its number, so a run spreads over threads (each with its own
-//! engine: a Lua VM belongs to one thread) and still gives the same report
-//! for the same seed, whatever the thread count.
+//! engine: a Lua VM belongs to one thread) and over machines (`--shard`,
+//! [`shard`]) and still gives the same report for the same seed, whatever
+//! the thread or machine count.
 
+pub mod command;
+pub mod counter;
+pub mod coverage;
+pub mod metrics;
+pub mod progress;
 pub mod report;
+pub mod seats;
+pub mod shard;
+pub mod significance;
 pub mod stats;
 
 use crate::bots::{self, Bot, Sight};
+use crate::kernel::action::Action;
 use crate::kernel::engine::Engine;
 use crate::kernel::event::Outcome;
 use crate::kernel::hash::mix;
@@ -16,6 +26,8 @@ use crate::kernel::piece::PlayerId;
 use crate::kernel::scripts::RulesError;
 use crate::kernel::state::GameState;
 pub use report::Report;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// Room for the legal actions of a typical decision (Convoy has up to 54),
@@ -27,11 +39,23 @@ pub fn game_seed(run_seed: u64, index: u64) -> u64 {
     mix(run_seed ^ mix(index.wrapping_add(0x5EED)))
 }
 
-/// Plays one game to its end with a bot in every seat.
+/// Plays one game to its end with a bot in every seat (`bot_names` by
+/// seat; a short list repeats its last name).
 pub fn play_game(
     engine: &Engine,
     seed: u64,
     bot_names: &[String],
+) -> Result<GameState, RulesError> {
+    play_watched(engine, seed, bot_names, |_, _, _, _| {})
+}
+
+/// [`play_game`], showing `watch` each decision before it is applied: who
+/// decides, the game, the legal actions and the one picked.
+pub fn play_watched(
+    engine: &Engine,
+    seed: u64,
+    bot_names: &[String],
+    mut watch: impl FnMut(PlayerId, &GameState, &[Action], Action),
 ) -> Result<GameState, RulesError> {
     let mut seats: Vec<Box<dyn Bot>> = (0..engine.game.players.len())
         .map(|p| {
@@ -47,16 +71,62 @@ pub fn play_game(
     while let Some(player) = engine.to_move(&state) {
         engine.legal_actions(&state, &mut legal);
         let pick = seats[player.0 as usize].choose(&Sight::new(engine, &state, player), &legal)?;
+        watch(player, &state, &legal, legal[pick]);
         engine.apply(&mut state, legal[pick])?;
     }
     Ok(state)
 }
 
-/// What a run keeps of one game.
-#[derive(Clone, Debug)]
+/// What a run keeps of one game: enough to compute every measure of a
+/// report, and small enough to write to a shard's result file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameResult {
+    /// The game's number in the run (its seed is derived from it).
+    pub index: u64,
     pub outcome: Outcome,
     pub plies: u32,
+    /// Runs of consecutive decisions by one player.
+    pub turns: u32,
+    /// The player who moved first.
+    pub first: u8,
+    /// Whether a limit, not a rule, ended the game.
+    pub limit: bool,
+}
+
+/// Which of a run's games this process plays: game `i` belongs to shard
+/// `i % count`. The whole run is shard 0 of 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// `I/N`, counted from 0 (as Slurm's array ids and Kubernetes'
+    /// completion indexes are).
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || {
+            format!(
+                "--shard {text}: write I/N, the shard's number from 0 to N-1 and the number of shards (0/4 .. 3/4)"
+            )
+        };
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            i.trim().parse::<u64>().map_err(|_| bad())?,
+            n.trim().parse::<u64>().map_err(|_| bad())?,
+        );
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The numbers of the run's games in this shard, in order.
+    pub fn games(self, total: u64) -> impl Iterator<Item = u64> {
+        (self.index..total).step_by(self.count as usize)
+    }
 }
 
 /// A simulation run's settings.
@@ -65,54 +135,144 @@ pub struct Run {
     pub games: u64,
     pub seed: u64,
     pub threads: usize,
+    /// The bot spec of each seat, by player index.
     pub bots: Vec<String>,
+    pub shard: Shard,
+    /// Draw a progress bar (on a terminal, for runs over a second).
+    pub progress: bool,
 }
 
 impl Run {
+    /// A whole run without a progress bar: what tests and libraries want.
+    pub fn new(games: u64, seed: u64, threads: usize, bots: Vec<String>) -> Run {
+        Run {
+            games,
+            seed,
+            threads,
+            bots,
+            shard: Shard::WHOLE,
+            progress: false,
+        }
+    }
+
     /// The threads a run plays on: as many as asked, but at least one,
-    /// at most 64, and no more than there are games.
+    /// at most 64, and no more than there are games in its shard.
     pub fn threads_used(&self) -> usize {
-        self.threads.clamp(1, 64).min(self.games.max(1) as usize)
+        let games = self.shard.games(self.games).count();
+        self.threads.clamp(1, 64).min(games.max(1))
     }
 }
 
-/// Plays a run. `make_engine` builds an engine for each thread.
+/// What a run keeps of a finished game.
+fn result_of(engine: &Engine, index: u64, state: GameState, turns: u32) -> GameResult {
+    let outcome = state.result.expect("a finished game has a result");
+    GameResult {
+        index,
+        limit: engine.ended_by_limit(&outcome),
+        outcome,
+        plies: state.ply,
+        turns,
+        first: state.first_player.0,
+    }
+}
+
+/// Plays one game of a run and keeps its result.
+fn play_one(engine: &Engine, run: &Run, index: u64) -> Result<GameResult, String> {
+    let seed = game_seed(run.seed, index);
+    let mut turns = 0;
+    let mut last = None;
+    let state = play_watched(engine, seed, &run.bots, |player, _, _, _| {
+        if last != Some(player) {
+            turns += 1;
+            last = Some(player);
+        }
+    })
+    .map_err(|e| format!("game {index} (seed {seed}) failed: {e}"))?;
+    Ok(result_of(engine, index, state, turns))
+}
+
+/// Plays a run (its shard's games). `make_engine` builds an engine for
+/// each thread. Returns the results by game number and the seconds taken.
 pub fn run<F>(make_engine: F, run: &Run) -> Result<(Vec<GameResult>, f64), String>
 where
     F: Fn() -> Result<Engine, String> + Sync,
 {
+    let (results, _, seconds) = on_threads(
+        run,
+        || {
+            let engine = make_engine()?;
+            // Nobody reads a simulated game's log.
+            engine.set_narration(false);
+            Ok(engine)
+        },
+        |engine, i| play_one(engine, run, i),
+        // A script that changed the rules' own tables fails the run.
+        |engine| {
+            engine
+                .check_scripts()
+                .map_err(|e| format!("after the last game: {e}"))
+        },
+    )?;
+    Ok((results, seconds))
+}
+
+/// [`run`], counting coverage ([`coverage`]): `make` builds the engines
+/// [`counter::Build`] names.
+pub fn run_covered<F>(
+    make: F,
+    run: &Run,
+) -> Result<(Vec<GameResult>, coverage::Coverage, f64), String>
+where
+    F: Fn(counter::Build) -> Result<Engine, String> + Sync,
+{
+    let (results, parts, seconds) = on_threads(
+        run,
+        || counter::Counter::new(&make),
+        |c, i| c.play(run, i),
+        counter::Counter::finish,
+    )?;
+    let mut parts = parts.into_iter();
+    let mut total = parts.next().ok_or("a run needs a thread")?;
+    for part in parts {
+        total.add(&part)?;
+    }
+    Ok((results, total, seconds))
+}
+
+/// Spreads a run's games over threads: each thread sets up its own
+/// `worker` (engines are not shared: a Lua VM belongs to one thread),
+/// plays every `threads`-th game of the shard, and `finish`es. Returns
+/// the results by game number, each thread's finish, and the seconds.
+fn on_threads<W, T: Send>(
+    run: &Run,
+    setup: impl Fn() -> Result<W, String> + Sync,
+    play: impl Fn(&mut W, u64) -> Result<GameResult, String> + Sync,
+    finish: impl Fn(W) -> Result<T, String> + Sync,
+) -> Result<(Vec<GameResult>, Vec<T>, f64), String> {
     let start = Instant::now();
+    let games: Vec<u64> = run.shard.games(run.games).collect();
     let threads = run.threads_used();
-    let chunks: Vec<Result<Vec<(u64, GameResult)>, String>> = std::thread::scope(|scope| {
+    let done = AtomicU64::new(0);
+    let chunks: Vec<Result<(Vec<GameResult>, T), String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
-                let make_engine = &make_engine;
-                scope.spawn(move || -> Result<Vec<(u64, GameResult)>, String> {
-                    let engine = make_engine()?;
-                    // Nobody reads a simulated game's log.
-                    engine.set_narration(false);
+                let (setup, play, finish, games, done) = (&setup, &play, &finish, &games, &done);
+                scope.spawn(move || {
+                    let mut worker = setup()?;
                     let mut out = Vec::new();
-                    for i in (t as u64..run.games).step_by(threads) {
-                        let seed = game_seed(run.seed, i);
-                        let state = play_game(&engine, seed, &run.bots)
-                            .map_err(|e| format!("game {i} (seed {seed}) failed: {e}"))?;
-                        let outcome = state.result.clone().expect("a finished game has a result");
-                        out.push((
-                            i,
-                            GameResult {
-                                outcome,
-                                plies: state.ply,
-                            },
-                        ));
+                    for &i in games.iter().skip(t).step_by(threads) {
+                        out.push(play(&mut worker, i)?);
+                        done.fetch_add(1, Ordering::Relaxed);
                     }
-                    // A script that changed the rules' own tables fails the run.
-                    engine
-                        .check_scripts()
-                        .map_err(|e| format!("after the last game: {e}"))?;
-                    Ok(out)
+                    Ok((out, finish(worker)?))
                 })
             })
             .collect();
+        if run.progress {
+            progress::watch(games.len() as u64, &done, || {
+                handles.iter().all(|h| h.is_finished())
+            });
+        }
         handles
             .into_iter()
             .map(|h| {
@@ -121,13 +281,13 @@ where
             })
             .collect()
     });
-    let mut all = Vec::with_capacity(run.games as usize);
+    let mut all = Vec::with_capacity(games.len());
+    let mut finished = Vec::with_capacity(threads);
     for c in chunks {
-        all.extend(c?);
+        let (results, t) = c?;
+        all.extend(results);
+        finished.push(t);
     }
-    all.sort_by_key(|(i, _)| *i);
-    Ok((
-        all.into_iter().map(|(_, r)| r).collect(),
-        start.elapsed().as_secs_f64(),
-    ))
+    all.sort_by_key(|r| r.index);
+    Ok((all, finished, start.elapsed().as_secs_f64()))
 }

@@ -1,9 +1,10 @@
 //! Score statistics for balance reports: mean, spread, percentiles and a
 //! histogram of many games' scores.
 
-use serde::Serialize;
+use crate::sim::significance::Sample;
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ScoreStats {
     pub count: usize,
     pub mean: f64,
@@ -56,6 +57,20 @@ impl ScoreStats {
             percentiles,
             histogram,
         })
+    }
+
+    /// Mean, (sample) variance and count, for comparing variants.
+    pub fn sample(&self) -> Sample {
+        let n = self.count as f64;
+        Sample {
+            mean: self.mean,
+            variance: if self.count > 1 {
+                self.std_dev.powi(2) * n / (n - 1.0)
+            } else {
+                0.0
+            },
+            n: self.count as u64,
+        }
     }
 
     /// The histogram as text bars, for the table report.

@@ -84,6 +84,7 @@ static ON: Native = Native {
         link.with_state(|_, s| {
             let (natural, faces) = roll(link, s, &table.dice);
             let (read, row) = table.read(natural.saturating_add(modifier));
+            link.row_read(index, row);
             if let Some(dice) = faces {
                 let modifiers = sources(a, pairs)?;
                 s.record(|| Event::TableRoll {

@@ -43,6 +43,9 @@ pub struct Link {
     data_limit: usize,
     out: UnsafeCell<Out>,
     error: RefCell<String>,
+    /// Rolls that read each dice table's row (the last slot: a gap), by
+    /// table index; `None` unless the package was loaded to count.
+    row_reads: RefCell<Option<Vec<Vec<u64>>>>,
 }
 
 impl Link {
@@ -60,6 +63,7 @@ impl Link {
             data_limit,
             out: UnsafeCell::new(Out::default()),
             error: RefCell::new(String::new()),
+            row_reads: RefCell::new(None),
         }
     }
 
@@ -67,6 +71,27 @@ impl Link {
     pub fn attach(&self, game: Rc<Game>, rows: Vec<Vec<c_int>>) {
         self.game.set(game).ok();
         self.rows.set(rows).ok();
+    }
+
+    /// Counts the rows `dice.on` reads from now on (coverage).
+    pub fn count_rows(&self, game: &Game) {
+        let tables = game.dice_tables.iter().map(|t| vec![0; t.rows.len() + 1]);
+        *self.row_reads.borrow_mut() = Some(tables.collect());
+    }
+
+    /// Notes that a roll on dice table `table` read `row` (`None`: a gap),
+    /// when counting.
+    pub fn row_read(&self, table: usize, row: Option<usize>) {
+        if let Some(reads) = self.row_reads.borrow_mut().as_mut() {
+            let slots = &mut reads[table];
+            let last = slots.len() - 1;
+            slots[row.unwrap_or(last)] += 1;
+        }
+    }
+
+    /// The rows read so far, when counting.
+    pub fn rows_read(&self) -> Option<Vec<Vec<u64>>> {
+        self.row_reads.borrow().clone()
     }
 
     pub fn game(&self) -> Result<&Rc<Game>, ApiError> {

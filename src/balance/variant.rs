@@ -1,0 +1,147 @@
+//! The variants a balance run compares: `NAME=SPEC`, where SPEC lists,
+//! separated by commas, optional rules to switch on (`+id` or `id`) or off
+//! (`-id`) and at most one scenario (`game/name`, or a scenario file,
+//! `path/file.yaml`) that replaces the command's target. An empty SPEC
+//! (`base=`) is the target as given.
+
+use crate::data::catalog::Catalog;
+use crate::load::{Request, load};
+use crate::untrusted::echo;
+
+/// One rule set to play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    pub name: String,
+    /// A scenario (id or file) instead of the command's target.
+    pub target: Option<String>,
+    /// `+id` / `-id`, applied after the command's own `--option`s.
+    pub options: Vec<String>,
+}
+
+impl Variant {
+    /// Reads `NAME=SPEC`.
+    pub fn parse(text: &str) -> Result<Variant, String> {
+        let (name, spec) = text.split_once('=').ok_or_else(|| {
+            format!(
+                "--variant {}: write NAME=SPEC, like base= or radical=+attacker-sunk,+no-backward",
+                echo(text)
+            )
+        })?;
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(format!(
+                "--variant {}: the variant needs a name before '='",
+                echo(text)
+            ));
+        }
+        let mut variant = Variant {
+            name: name.to_string(),
+            target: None,
+            options: Vec::new(),
+        };
+        for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            let is_target = item.contains('/') || item.ends_with(".yaml") || item.ends_with(".yml");
+            if is_target && !item.starts_with(['+', '-']) {
+                if let Some(old) = variant.target.replace(item.to_string()) {
+                    return Err(format!(
+                        "--variant {}: one scenario a variant ({} and {})",
+                        echo(text),
+                        echo(&old),
+                        echo(item)
+                    ));
+                }
+            } else if item.starts_with(['+', '-']) {
+                variant.options.push(item.to_string());
+            } else {
+                variant.options.push(format!("+{item}"));
+            }
+        }
+        Ok(variant)
+    }
+
+    /// The request that loads this variant, from the command's.
+    pub fn request(&self, base: &Request) -> Request {
+        let mut options = base.options.clone();
+        options.extend(self.options.iter().cloned());
+        Request {
+            target: self.target.clone().unwrap_or_else(|| base.target.clone()),
+            options,
+        }
+    }
+
+    /// The variant in words: `med-convoy/radical +coin-equal`.
+    pub fn describe(&self, base: &Request) -> String {
+        let r = self.request(base);
+        std::iter::once(r.target)
+            .chain(r.options.iter().map(|o| {
+                if o.starts_with(['+', '-']) {
+                    o.clone()
+                } else {
+                    format!("+{o}")
+                }
+            }))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// `--each-option`: the target as given, then the target with each
+/// optional rule it does not already play with, alone.
+pub fn each_option(catalog: &Catalog, base: &Request) -> Result<Vec<Variant>, String> {
+    let loaded = load(catalog, base).map_err(|e| e.to_string())?;
+    let mut variants = vec![Variant {
+        name: "base".into(),
+        target: None,
+        options: vec![],
+    }];
+    let mut options: Vec<_> = loaded
+        .engine
+        .game
+        .options
+        .iter()
+        .filter(|o| !o.enabled)
+        .collect();
+    options.sort_by_key(|o| o.number);
+    variants.extend(options.into_iter().map(|o| Variant {
+        name: o.id.clone(),
+        target: None,
+        options: vec![format!("+{}", o.id)],
+    }));
+    Ok(variants)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variants_read_options_and_scenarios() {
+        let v = Variant::parse("radical=+attacker-sunk, no-backward,-coin-equal").unwrap();
+        assert_eq!(v.name, "radical");
+        assert_eq!(v.target, None);
+        assert_eq!(v.options, ["+attacker-sunk", "+no-backward", "-coin-equal"]);
+        let v = Variant::parse("base=").unwrap();
+        assert_eq!((v.target, v.options.len()), (None, 0));
+        let v = Variant::parse("wolf=med-convoy/wolfpack,+coin-equal").unwrap();
+        assert_eq!(v.target.as_deref(), Some("med-convoy/wolfpack"));
+        let v = Variant::parse("file=scenarios/med-convoy/radical.yaml").unwrap();
+        assert_eq!(
+            v.target.as_deref(),
+            Some("scenarios/med-convoy/radical.yaml")
+        );
+        assert!(Variant::parse("nothing").is_err());
+        assert!(Variant::parse("=x").is_err());
+        assert!(Variant::parse("two=a/b,c/d").is_err());
+    }
+
+    #[test]
+    fn a_variant_adds_to_the_command() {
+        let base = Request {
+            target: "med-convoy".into(),
+            options: vec!["land-centre".into()],
+        };
+        let v = Variant::parse("r=+coin-equal").unwrap();
+        assert_eq!(v.request(&base).options, ["land-centre", "+coin-equal"]);
+        assert_eq!(v.describe(&base), "med-convoy +land-centre +coin-equal");
+    }
+}

@@ -1,0 +1,334 @@
+//! Runs spread over machines: `simulate --shard I/N` plays every N-th game
+//! of the run, starting at game I, and writes a result file;
+//! `portolan merge` reads the N files and prints the report the whole run
+//! would have printed on one machine.
+//!
+//! A result file is versioned JSON: the run's settings (so shards of
+//! different runs are never mixed), which shard it is, and one small
+//! record per game. Keeping every game, not a summary, is what makes the
+//! merge exact: medians and percentiles cannot be merged from summaries.
+
+use crate::files::{Limit, read_text, write_atomic};
+use crate::sim::coverage::Coverage;
+use crate::sim::{GameResult, Shard};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// What a result file says it is.
+const FORMAT: &str = "portolan-shard";
+/// The version of the result file this build writes and reads.
+const VERSION: u32 = 1;
+/// The largest result file `merge` reads (about 1.5 million games).
+const FILE_LIMIT: Limit = Limit {
+    bytes: 256 << 20,
+    what: "a shard result file",
+};
+
+/// A run's settings: what makes two result files shards of one run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunInfo {
+    pub game: String,
+    pub scenario: Option<String>,
+    pub options: Vec<String>,
+    /// Player ids, in seating order.
+    pub players: Vec<String>,
+    /// The bot spec of each seat, by player index.
+    pub bots: Vec<String>,
+    pub seed: u64,
+    /// Games in the whole run.
+    pub games: u64,
+    /// Whether the run counts coverage.
+    pub coverage: bool,
+}
+
+impl RunInfo {
+    pub fn bots_by_player(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.players
+            .iter()
+            .map(String::as_str)
+            .zip(self.bots.iter().map(String::as_str))
+    }
+}
+
+/// One shard's result file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ShardFile {
+    pub format: String,
+    pub version: u32,
+    pub run: RunInfo,
+    pub shard: Shard,
+    pub seconds: f64,
+    pub threads: usize,
+    pub results: Vec<GameResult>,
+    /// The shard's coverage, when the run counts it.
+    pub coverage: Option<Coverage>,
+}
+
+impl ShardFile {
+    pub fn new(
+        run: RunInfo,
+        shard: Shard,
+        seconds: f64,
+        threads: usize,
+        results: Vec<GameResult>,
+        coverage: Option<Coverage>,
+    ) -> ShardFile {
+        ShardFile {
+            format: FORMAT.into(),
+            version: VERSION,
+            run,
+            shard,
+            seconds,
+            threads,
+            results,
+            coverage,
+        }
+    }
+
+    /// Writes the file whole or not at all.
+    pub fn write(&self, path: &Path) -> Result<(), String> {
+        let json = serde_json::to_string(self).expect("a shard serializes");
+        write_atomic(path, json.as_bytes()).map_err(|e| e.to_string())
+    }
+
+    pub fn read(path: &Path) -> Result<ShardFile, String> {
+        let text = read_text(path, FILE_LIMIT).map_err(|e| e.to_string())?;
+        let head: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| format!("{}: not a shard result file ({e})", path.display()))?;
+        if head.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+            return Err(format!(
+                "{}: not a shard result file (write one with simulate --shard I/N)",
+                path.display()
+            ));
+        }
+        let version = head.get("version").and_then(|v| v.as_u64());
+        if version != Some(u64::from(VERSION)) {
+            return Err(format!(
+                "{}: a shard result file of version {}; this portolan reads version {VERSION}: \
+                 merge it with the portolan that wrote it, or run the shard again",
+                path.display(),
+                version.map_or("?".into(), |v| v.to_string())
+            ));
+        }
+        serde_json::from_value(head)
+            .map_err(|e| format!("{}: a damaged shard result file ({e})", path.display()))
+    }
+}
+
+/// The default name of a shard's result file.
+pub fn default_path(shard: Shard) -> PathBuf {
+    PathBuf::from(format!(
+        "portolan-shard-{}-of-{}.json",
+        shard.index, shard.count
+    ))
+}
+
+/// A whole run put back together from its shards.
+pub struct Merged {
+    pub run: RunInfo,
+    pub results: Vec<GameResult>,
+    /// The longest shard's seconds, and the threads of all shards.
+    pub seconds: f64,
+    pub threads: usize,
+    pub coverage: Option<Coverage>,
+}
+
+/// Merges the result files of every shard of one run, refusing files of
+/// different runs, a shard given twice and missing shards.
+pub fn merge(files: Vec<(PathBuf, ShardFile)>) -> Result<Merged, String> {
+    let Some((first_path, first)) = files.first() else {
+        return Err("merge needs the result files of a run's shards".into());
+    };
+    let count = first.shard.count;
+    let mut seen: Vec<Option<&Path>> = vec![None; count as usize];
+    for (path, f) in &files {
+        if f.run != first.run {
+            return Err(format!(
+                "{} and {} are shards of different runs ({}): merge the shards of one run",
+                first_path.display(),
+                path.display(),
+                difference(&first.run, &f.run)
+            ));
+        }
+        if f.shard.count != count {
+            return Err(format!(
+                "{} is shard {}/{}, but {} is one of {count} shards: merge the shards of one run",
+                path.display(),
+                f.shard.index,
+                f.shard.count,
+                first_path.display()
+            ));
+        }
+        let slot = &mut seen[f.shard.index as usize];
+        if let Some(other) = slot.replace(path) {
+            return Err(format!(
+                "{} and {} are both shard {}/{count}: give each shard once",
+                other.display(),
+                path.display(),
+                f.shard.index
+            ));
+        }
+        let expected: Vec<u64> = f.shard.games(first.run.games).collect();
+        if f.results.iter().map(|r| r.index).ne(expected) {
+            return Err(format!(
+                "{}: its games are not those of shard {}/{count}: the file was changed or damaged",
+                path.display(),
+                f.shard.index
+            ));
+        }
+    }
+    let missing: Vec<String> = (0..count)
+        .filter(|&i| seen[i as usize].is_none())
+        .map(|i| format!("{i}/{count}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "shard{} {} {} missing: run {} with simulate --shard, or give {} result file{}",
+            if missing.len() == 1 { "" } else { "s" },
+            missing.join(", "),
+            if missing.len() == 1 { "is" } else { "are" },
+            if missing.len() == 1 { "it" } else { "them" },
+            if missing.len() == 1 { "its" } else { "their" },
+            if missing.len() == 1 { "" } else { "s" },
+        ));
+    }
+    let seconds = files.iter().map(|(_, f)| f.seconds).fold(0.0, f64::max);
+    let threads = files.iter().map(|(_, f)| f.threads).sum();
+    let run = first.run.clone();
+    let mut coverage: Option<Coverage> = None;
+    for (path, f) in &files {
+        match (&mut coverage, &f.coverage) {
+            (Some(total), Some(part)) => total
+                .add(part)
+                .map_err(|e| format!("{}: {e}", path.display()))?,
+            (None, Some(part)) => coverage = Some(part.clone()),
+            (_, None) if run.coverage => {
+                return Err(format!(
+                    "{}: the run counts coverage, but this file has none",
+                    path.display()
+                ));
+            }
+            (_, None) => {}
+        }
+    }
+    let mut results: Vec<GameResult> = files.into_iter().flat_map(|(_, f)| f.results).collect();
+    results.sort_by_key(|r| r.index);
+    Ok(Merged {
+        run,
+        results,
+        seconds,
+        threads,
+        coverage,
+    })
+}
+
+/// The first setting in which two runs differ, in words.
+fn difference(a: &RunInfo, b: &RunInfo) -> String {
+    let fields = [
+        ("game", a.game.clone(), b.game.clone()),
+        (
+            "scenario",
+            format!("{:?}", a.scenario),
+            format!("{:?}", b.scenario),
+        ),
+        ("options", a.options.join(","), b.options.join(",")),
+        ("players", a.players.join(","), b.players.join(",")),
+        ("bots", a.bots.join(","), b.bots.join(",")),
+        ("seed", a.seed.to_string(), b.seed.to_string()),
+        ("games", a.games.to_string(), b.games.to_string()),
+        ("coverage", a.coverage.to_string(), b.coverage.to_string()),
+    ];
+    fields
+        .into_iter()
+        .find(|(_, x, y)| x != y)
+        .map_or("they differ".into(), |(name, x, y)| {
+            format!("{name} {x} against {y}")
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::event::Outcome;
+
+    fn info() -> RunInfo {
+        RunInfo {
+            game: "g".into(),
+            scenario: None,
+            options: vec![],
+            players: vec!["a".into(), "b".into()],
+            bots: vec!["random".into(), "random".into()],
+            seed: 1,
+            games: 5,
+            coverage: false,
+        }
+    }
+
+    fn shard(index: u64, count: u64, run: RunInfo) -> (PathBuf, ShardFile) {
+        let shard = Shard { index, count };
+        let results = shard
+            .games(run.games)
+            .map(|i| GameResult {
+                index: i,
+                outcome: Outcome {
+                    winner: None,
+                    reason: "r".into(),
+                    scores: vec![],
+                },
+                plies: i as u32,
+                turns: 1,
+                first: 0,
+                limit: false,
+            })
+            .collect();
+        (
+            PathBuf::from(format!("s{index}")),
+            ShardFile::new(run, shard, 1.0, 1, results, None),
+        )
+    }
+
+    #[test]
+    fn shards_merge_in_game_order() {
+        let m = merge(vec![shard(1, 2, info()), shard(0, 2, info())]).unwrap();
+        let indexes: Vec<u64> = m.results.iter().map(|r| r.index).collect();
+        assert_eq!(indexes, [0, 1, 2, 3, 4]);
+        assert_eq!(m.threads, 2);
+    }
+
+    #[test]
+    fn wrong_sets_of_shards_are_refused() {
+        let e = merge(vec![shard(0, 3, info()), shard(2, 3, info())])
+            .err()
+            .unwrap();
+        assert!(e.contains("shard 1/3 is missing"), "{e}");
+        let e = merge(vec![shard(0, 2, info()), shard(0, 2, info())])
+            .err()
+            .unwrap();
+        assert!(e.contains("both shard 0/2"), "{e}");
+        let other = RunInfo { seed: 2, ..info() };
+        let e = merge(vec![shard(0, 2, info()), shard(1, 2, other)])
+            .err()
+            .unwrap();
+        assert!(e.contains("different runs (seed 1 against 2)"), "{e}");
+        let e = merge(vec![shard(0, 2, info()), shard(1, 3, info())])
+            .err()
+            .unwrap();
+        assert!(e.contains("one of 2 shards"), "{e}");
+        let mut damaged = shard(1, 2, info());
+        damaged.1.results.pop();
+        let e = merge(vec![shard(0, 2, info()), damaged]).err().unwrap();
+        assert!(e.contains("changed or damaged"), "{e}");
+    }
+
+    #[test]
+    fn shard_numbers_parse_from_zero() {
+        assert_eq!(Shard::parse("2/4").unwrap(), Shard { index: 2, count: 4 });
+        assert!(Shard::parse("4/4").is_err());
+        assert!(Shard::parse("1/0").is_err());
+        assert!(Shard::parse("x").is_err());
+        assert_eq!(
+            Shard { index: 1, count: 3 }.games(8).collect::<Vec<_>>(),
+            [1, 4, 7]
+        );
+    }
+}
