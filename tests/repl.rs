@@ -888,6 +888,8 @@ fn every_example_help_shows_is_accepted() {
         "new radical",
         "new standard +no-backward -coin-equal",
         "seat red random",
+        "seat red greedy",
+        "seat red ismcts:1000",
         "seat red human",
         "view red",
         "view all",
