@@ -117,6 +117,9 @@ mod tests {
         let e = resolve(Some("random,random,random"), &players()).unwrap_err();
         assert!(e.contains("3 bots"), "{e}");
         let e = resolve(Some("blue=genius"), &players()).unwrap_err();
-        assert!(e.contains("bad bot 'genius'") && e.contains("greedy"), "{e}");
+        assert!(
+            e.contains("bad bot 'genius'") && e.contains("greedy"),
+            "{e}"
+        );
     }
 }
