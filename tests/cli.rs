@@ -861,10 +861,15 @@ fn option_flags_switch_rules_on_and_off() {
 /// written. Each command ends quietly: no panic, no error, exit 0.
 #[test]
 fn output_to_a_closed_pipe_ends_quietly() {
-    let commands: [&[&str]; 3] = [
+    let work = tempfile::tempdir().unwrap();
+    let script = work.path().join("commands.txt");
+    std::fs::write(&script, "board\nmoves\n").unwrap();
+    let script = script.to_str().unwrap();
+    let commands: [&[&str]; 4] = [
         &["list"],
         &["check", "med-convoy"],
         &["simulate", "med-convoy", "--games", "2", "--format", "json"],
+        &["play", "med-convoy", "--commands", script],
     ];
     for args in commands {
         let (reader, writer) = std::io::pipe().unwrap();

@@ -9,7 +9,7 @@ use rustyline::config::Configurer;
 use rustyline::error::ReadlineError;
 use rustyline::history::FileHistory;
 use rustyline::{CompletionType, Config, Editor};
-use std::io::{BufRead, IsTerminal};
+use std::io::{BufRead, ErrorKind, IsTerminal, Write};
 
 type Ed = Editor<ReplHelper, FileHistory>;
 
@@ -23,19 +23,23 @@ pub fn colour_wanted() -> bool {
 
 /// Plays at the terminal until the user quits (Ctrl-D or `quit`), offering
 /// to save an unsaved game first.
-pub fn interactive(mut session: Session) -> Result<(), String> {
+pub fn interactive(session: Session) -> Result<(), String> {
+    ended(play_interactive(session))
+}
+
+fn play_interactive(mut session: Session) -> Result<(), Stop> {
     session.colour = colour_wanted();
     let config = Config::builder()
         .history_ignore_space(true)
         .history_ignore_dups(true)
-        .map_err(|e| e.to_string())?
+        .map_err(|e| Stop::Failed(e.to_string()))?
         .max_history_size(10_000)
-        .map_err(|e| e.to_string())?
+        .map_err(|e| Stop::Failed(e.to_string()))?
         .completion_type(CompletionType::List)
         .auto_add_history(false)
         .build();
-    let mut editor: Ed =
-        Editor::with_config(config).map_err(|e| format!("cannot start the line editor: {e}"))?;
+    let mut editor: Ed = Editor::with_config(config)
+        .map_err(|e| Stop::Failed(format!("cannot start the line editor: {e}")))?;
     editor.set_helper(Some(ReplHelper::new(session.colour)));
     editor.set_color_mode(if session.colour {
         rustyline::ColorMode::Enabled
@@ -46,7 +50,7 @@ pub fn interactive(mut session: Session) -> Result<(), String> {
     if let Some(h) = &history {
         let _ = editor.load_history(h);
     }
-    print!("{}", session.welcome());
+    say(&session.welcome())?;
     loop {
         if let Some(h) = editor.helper_mut() {
             h.words = complete::words(&session);
@@ -62,13 +66,13 @@ pub fn interactive(mut session: Session) -> Result<(), String> {
                 }
             }
             Err(ReadlineError::Interrupted) => {
-                println!("(Ctrl-C: line cancelled; 'quit' or Ctrl-D leaves)")
+                say("(Ctrl-C: line cancelled; 'quit' or Ctrl-D leaves)\n")?
             }
             Err(ReadlineError::Eof) => break,
-            Err(e) => return Err(format!("terminal error: {e}")),
+            Err(e) => return Err(Stop::Failed(format!("terminal error: {e}"))),
         }
     }
-    offer_save(&mut editor, &mut session);
+    offer_save(&mut editor, &mut session)?;
     if let Some(h) = &history {
         if let Some(dir) = h.parent() {
             let _ = std::fs::create_dir_all(dir);
@@ -80,14 +84,14 @@ pub fn interactive(mut session: Session) -> Result<(), String> {
 
 /// Prints a reply, asks its question, handles a hot-seat pass. Returns
 /// true when the user asked to leave.
-fn show(editor: &mut Ed, session: &mut Session, reply: Reply) -> Result<bool, String> {
-    print!("{}", reply.text);
+fn show(editor: &mut Ed, session: &mut Session, reply: Reply) -> Result<bool, Stop> {
+    say(&reply.text)?;
     let mut quit = reply.quit;
     if let Some(ask) = reply.ask {
         let answer = match editor.readline(&ask.question) {
             Ok(a) if !a.trim().is_empty() => a,
             Ok(_) | Err(ReadlineError::Interrupted | ReadlineError::Eof) => ask.default,
-            Err(e) => return Err(format!("terminal error: {e}")),
+            Err(e) => return Err(Stop::Failed(format!("terminal error: {e}"))),
         };
         let next = session.execute(&format!("{} {}", ask.prefix, answer.trim()));
         quit |= show(editor, session, next)?;
@@ -97,23 +101,24 @@ fn show(editor: &mut Ed, session: &mut Session, reply: Reply) -> Result<bool, St
         let _ = editor.clear_screen();
         let _ = editor.readline(&format!("-- pass to {who}, press Enter --"));
         let _ = editor.clear_screen();
-        print!("{text}");
+        say(&text)?;
     }
     Ok(quit)
 }
 
 /// Before leaving: an unsaved game can be saved under a name.
-fn offer_save(editor: &mut Ed, session: &mut Session) {
+fn offer_save(editor: &mut Ed, session: &mut Session) -> Result<(), Stop> {
     while session.dirty && session.state().ply > 0 {
         let q = "save the game before leaving? a file name, or Enter to leave without saving: ";
         match editor.readline(q) {
             Ok(name) if !name.trim().is_empty() => {
                 let reply = session.execute(&format!("save {}", name.trim()));
-                print!("{}", reply.text);
+                say(&reply.text)?;
             }
             _ => break,
         }
     }
+    Ok(())
 }
 
 /// Runs commands from a reader (a file, or stdin when it is not a
@@ -121,39 +126,71 @@ fn offer_save(editor: &mut Ed, session: &mut Session) {
 /// starting with `#` are comments. Every command runs; if any failed (or a
 /// bot's move failed), the result is an error naming how many and the
 /// first, so the process exits with a failure status.
-pub fn scripted(mut session: Session, input: impl BufRead) -> Result<(), String> {
-    print!("{}", session.welcome());
+pub fn scripted(session: Session, input: impl BufRead) -> Result<(), String> {
+    ended(run_scripted(session, input))
+}
+
+fn run_scripted(mut session: Session, input: impl BufRead) -> Result<(), Stop> {
+    say(&session.welcome())?;
     let mut failures = Failures::default();
     if session.take_failed() {
         failures.note(0, "(the opening position)");
     }
     for (index, line) in input.lines().enumerate() {
-        let line = line.map_err(|e| format!("cannot read commands: {e}"))?;
+        let line = line.map_err(|e| Stop::Failed(format!("cannot read commands: {e}")))?;
         if line.trim_start().starts_with('#') {
             continue;
         }
-        println!(
-            "{}{}",
+        say(&format!(
+            "{}{}\n",
             session.prompt(),
             for_terminal(&clip(&line, ECHOED_CHARS), false)
-        );
+        ))?;
         let reply = session.execute(&line);
-        print!("{}", reply.text);
+        say(&reply.text)?;
         if reply.failed {
             failures.note(index + 1, &line);
         }
         if let Some(ask) = &reply.ask {
-            println!("({}answer with the next command)", ask.question);
+            say(&format!("({}answer with the next command)\n", ask.question))?;
         }
         if let Some((who, text)) = reply.pass {
-            println!("-- pass to {who}, press Enter (the screen is cleared) --");
-            print!("{text}");
+            say(&format!(
+                "-- pass to {who}, press Enter (the screen is cleared) --\n{text}"
+            ))?;
         }
         if reply.quit {
             break;
         }
     }
-    failures.result()
+    failures.result().map_err(Stop::Failed)
+}
+
+/// Why a session ended before its user or its commands ended it.
+enum Stop {
+    /// Whoever read standard output closed it (`portolan play ... | head`):
+    /// nobody wants the rest, so the session ends quietly.
+    ReaderGone,
+    Failed(String),
+}
+
+/// What a session's end means for the process: a closed pipe is no error.
+fn ended(result: Result<(), Stop>) -> Result<(), String> {
+    match result {
+        Ok(()) | Err(Stop::ReaderGone) => Ok(()),
+        Err(Stop::Failed(e)) => Err(e),
+    }
+}
+
+/// Writes to standard output and flushes, so the user sees each reply
+/// before the next prompt. Never panics, unlike `print!`.
+fn say(text: &str) -> Result<(), Stop> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => Err(Stop::ReaderGone),
+        Err(e) => Err(Stop::Failed(format!("cannot write the transcript: {e}"))),
+    }
 }
 
 /// How much of a command line the transcript repeats.
