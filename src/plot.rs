@@ -6,6 +6,7 @@
 //! system font or library when the chart is made.
 
 use crate::sim::metrics::Metrics;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 const WIDTH: u32 = 900;
@@ -100,6 +101,13 @@ fn win_rates(
             PathElement::new(vec![(x, low), (x, high)], colour.stroke_width(2))
         }))?;
     }
+    legend(&mut chart)
+}
+
+/// The legend box in the chart's corner: which colour is which.
+fn legend<'a>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+) -> Drawn {
     chart
         .configure_series_labels()
         .background_style(WHITE.mix(0.8))
@@ -177,10 +185,5 @@ fn scores(area: &Area, title: &str, players: &[String], variants: &[(String, Met
                 PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2))
             });
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()?;
-    Ok(())
+    legend(&mut chart)
 }
