@@ -150,11 +150,15 @@ impl Report {
             );
         }
         out.push('\n');
-        let _ = writeln!(out, "endings      games    rate   95% interval");
+        let _ = writeln!(
+            out,
+            "{:<10}{:>5}  {:>6}   95% interval",
+            "endings", "games", "rate"
+        );
         for (reason, r) in &m.endings {
             let _ = writeln!(
                 out,
-                "  {:>10}  {:>6}   {:>6} – {:>6}   {reason}",
+                "{:>15}  {:>6}   {:>6} – {:>6}   {reason}",
                 r.count,
                 percent(r.rate),
                 percent(r.low),
