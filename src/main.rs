@@ -266,8 +266,20 @@ fn main() -> ExitCode {
     output::finish(result)
 }
 
+/// The most games one run plays: a run keeps every game's result (about
+/// a hundred bytes) for its medians and percentiles, so the cap keeps a
+/// run within a gigabyte or so.
+const MAX_GAMES: u64 = 10_000_000;
+
 fn games(value: &str) -> Result<u64, String> {
-    at_least_one(value, "there is nothing to play: give --games 1 or more")
+    let n = at_least_one(value, "there is nothing to play: give --games 1 or more")?;
+    if n > MAX_GAMES {
+        return Err(format!(
+            "at most {MAX_GAMES} games in one run (each game's result is kept for the \
+             report's medians and percentiles); play more as separate runs with other seeds"
+        ));
+    }
+    Ok(n)
 }
 
 fn threads(value: &str) -> Result<usize, String> {

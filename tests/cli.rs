@@ -855,6 +855,22 @@ fn option_flags_switch_rules_on_and_off() {
     );
 }
 
+/// A number of games too large to keep is refused before anything is
+/// allocated for it (it used to abort on a capacity overflow).
+#[test]
+fn too_many_games_are_refused_with_the_limit() {
+    for args in [
+        ["simulate", "med-convoy", "--games", "18446744073709551615"],
+        ["balance", "med-convoy", "--games", "10000000001"],
+    ] {
+        let o = portolan(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.contains("at most 10000000 games"), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
 // ---------------------------------------------------------------- output
 
 /// `portolan list | head -1`: the reader is gone before anything is
