@@ -7,6 +7,12 @@ use std::time::Duration;
 pub const FORMS: &str =
     "random, greedy, ismcts:ITERATIONS (ismcts:2000) or ismcts:MILLISECONDSms (ismcts:100ms)";
 
+/// The largest budgets a spec may ask for. A decision at these takes
+/// seconds to a minute; a bot named by a save or a command line must not
+/// be able to stall a session for hours.
+const MAX_ITERATIONS: u32 = 100_000;
+const MAX_MILLISECONDS: u32 = 60_000;
+
 /// A parsed bot spec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Spec {
@@ -55,6 +61,14 @@ impl Budget {
         if n == 0 {
             return Err("the budget must be above zero".into());
         }
+        let (most, unit) = if time {
+            (MAX_MILLISECONDS, "ms")
+        } else {
+            (MAX_ITERATIONS, " iterations")
+        };
+        if n > most {
+            return Err(format!("the budget is at most {most}{unit} a decision"));
+        }
         Ok(if time {
             Budget::Time(Duration::from_millis(u64::from(n)))
         } else {
@@ -90,6 +104,8 @@ mod tests {
             ("ismcts:fast", "'fast' is not a budget"),
             ("ismcts:10s", "'10s' is not a budget"),
             ("greedy:3", "takes no budget"),
+            ("ismcts:100001", "at most 100000 iterations"),
+            ("ismcts:60001ms", "at most 60000ms"),
         ] {
             let e = Spec::parse(spec).unwrap_err();
             assert!(e.contains(why) && e.contains("ismcts:100ms"), "{spec}: {e}");
