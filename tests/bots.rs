@@ -4,8 +4,15 @@
 #[allow(dead_code)]
 mod common;
 
+// Only some of the package helpers are needed here.
+#[allow(dead_code)]
+#[path = "common/package.rs"]
+mod package;
+
 use common::engine;
+use package::PackageCopy;
 use portolan::bots::{self, Sight};
+use portolan::data::catalog::Catalog;
 use portolan::kernel::determinize;
 use portolan::kernel::engine::Engine;
 use portolan::kernel::piece::{PieceId, PlayerId};
@@ -293,4 +300,31 @@ fn a_time_budget_bounds_a_decision() {
     assert!(pick < legal.len());
     // One playout past the budget at most, with room for a loaded machine.
     assert!(clock.elapsed() < std::time::Duration::from_millis(1000));
+}
+
+/// A heuristic that returns NaN (or an infinity) is a rule error naming
+/// `rules.evaluate`, not a bot that cannot choose.
+#[test]
+fn an_evaluate_that_is_not_a_number_is_a_rule_error() {
+    for value in ["0/0", "math.huge"] {
+        let copy = PackageCopy::new();
+        copy.replace(
+            "evaluate.lua",
+            "function rules.evaluate(player)\n",
+            &format!("function rules.evaluate(player)\n  if player then return {value} end\n"),
+        );
+        let catalog = Catalog::new(Some(copy.root.parent().unwrap().to_path_buf()), None);
+        let request = Request {
+            target: "med-convoy".into(),
+            options: vec![],
+        };
+        let engine = load(&catalog, &request).expect("the copy loads").engine;
+        let seats = ["greedy".to_string(), "greedy".to_string()];
+        let err = play_game(&engine, 1, &seats).expect_err("greedy cannot compare NaN");
+        assert!(
+            err.0.contains("rules.evaluate returned") && err.0.contains("finite number"),
+            "{value}: {}",
+            err.0
+        );
+    }
 }

@@ -467,12 +467,23 @@ impl Scripts for LuaRules {
 
     fn evaluate(&self, state: &mut GameState, player: &str) -> Option<Result<f64, RulesError>> {
         let f = self.named().ok()?.evaluate.as_ref()?;
-        Some(self.lend(
+        let value = self.lend(
             state,
             None,
             || "rules.evaluate".to_string(),
             |_| f.call::<f64>(player),
-        ))
+        );
+        // Bots compare values: NaN compares with nothing, and infinities
+        // make every other difference vanish.
+        Some(value.and_then(|v| {
+            if v.is_finite() {
+                Ok(v)
+            } else {
+                Err(RulesError(format!(
+                    "rules.evaluate returned {v} for {player}: return a finite number"
+                )))
+            }
+        }))
     }
 
     fn run_phase(&self, state: &mut GameState, phase: u16) -> Result<Step, RulesError> {
