@@ -118,11 +118,19 @@ fn try_replay(catalog: &Catalog, path: &Path) -> Result<Verdict, String> {
     })
 }
 
-/// The save's actions with the positions it recorded, if it recorded one
-/// per action.
+/// The save's actions with the positions it recorded: `None` for a save
+/// from before positions were recorded, an error for one whose count does
+/// not match its actions (damaged or edited by hand).
 fn recorded_steps(file: &SaveFile) -> Result<Option<Vec<Step>>, String> {
-    if file.positions.len() != file.actions.len() {
+    if file.positions.is_empty() {
         return Ok(None);
+    }
+    if file.positions.len() != file.actions.len() {
+        return Err(format!(
+            "the save records {} positions for {} actions: it is damaged",
+            file.positions.len(),
+            file.actions.len()
+        ));
     }
     file.actions
         .iter()
@@ -137,4 +145,38 @@ fn recorded_steps(file: &SaveFile) -> Result<Option<Vec<Step>>, String> {
         })
         .collect::<Result<Vec<_>, String>>()
         .map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn save(actions: &[&str], positions: &[&str]) -> SaveFile {
+        SaveFile {
+            format: 1,
+            game: "g".into(),
+            rules_fingerprint: String::new(),
+            target: "g".into(),
+            scenario: None,
+            options: vec![],
+            seed: 1,
+            seats: Default::default(),
+            viewer: None,
+            actions: actions.iter().map(|a| a.to_string()).collect(),
+            positions: positions.iter().map(|p| p.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn positions_are_all_there_or_absent() {
+        assert_eq!(recorded_steps(&save(&["a", "b"], &[])), Ok(None));
+        let steps = recorded_steps(&save(&["a", "b"], &["1f", "2e"]))
+            .unwrap()
+            .unwrap();
+        assert_eq!(steps[1].hash, 0x2e);
+        let e = recorded_steps(&save(&["a", "b"], &["1f"])).unwrap_err();
+        assert!(e.contains("1 positions for 2 actions"), "{e}");
+        let e = recorded_steps(&save(&["a"], &["xyz"])).unwrap_err();
+        assert!(e.contains("'xyz' is not a position hash"), "{e}");
+    }
 }
