@@ -674,6 +674,7 @@ fn a_game_still_running_after_max_plies_is_drawn() {
     let result = s.result.as_ref().expect("the game is over");
     assert_eq!(result.winner, None);
     assert!(result.reason.contains("max_plies"), "{}", result.reason);
+    assert!(result.by_limit, "the kernel marks a game it cut short");
 }
 
 /// Shuffles Blue's Destroyer a1-a2 and Red's g5-g4 until the game ends.
@@ -765,6 +766,10 @@ fn after_repetition_equal_distance_and_number_is_a_draw() {
     let s = shuffle_until_the_end(&e, &[("blue", "Merchant", "b3"), ("red", "Merchant", "f3")]);
     let result = s.result.as_ref().unwrap();
     assert_eq!(result.winner, None, "{}", result.reason);
+    assert!(
+        !result.by_limit,
+        "a draw by a rule is decisive, not cut short"
+    );
 }
 
 #[test]

@@ -179,11 +179,11 @@ mod tests {
                     winner: Some(PlayerId(u8::from(i >= blue_wins))),
                     reason: "r".into(),
                     scores: vec![],
+                    by_limit: false,
                 },
                 plies: 10,
                 turns: 10,
                 first: 0,
-                limit: false,
             })
             .collect();
         Metrics::of(&["blue".to_string(), "red".to_string()], &results)

@@ -194,6 +194,7 @@ impl Engine {
                             winner: None,
                             reason: format!("position repeated {seen} times"),
                             scores: vec![],
+                            by_limit: false,
                         },
                     );
                 }
@@ -205,26 +206,16 @@ impl Engine {
                 state,
                 Outcome {
                     winner: None,
-                    reason: self.ply_limit_reason(),
+                    reason: format!(
+                        "no result after {} actions (max_plies)",
+                        self.game.max_plies
+                    ),
                     scores: vec![],
+                    by_limit: true,
                 },
             );
         }
         Ok(())
-    }
-
-    fn ply_limit_reason(&self) -> String {
-        format!(
-            "no result after {} actions (max_plies)",
-            self.game.max_plies
-        )
-    }
-
-    /// Whether a game ended by a limit of the kernel (the ply limit, the
-    /// flow of play running out) rather than by a rule: how balance
-    /// reports tell decisive games from games cut short.
-    pub fn ended_by_limit(&self, outcome: &Outcome) -> bool {
-        outcome.reason == FLOW_RAN_OUT || outcome.reason == self.ply_limit_reason()
     }
 
     /// Moves the flow on until someone has a decision or the game ends.
@@ -241,6 +232,7 @@ impl Engine {
                             winner: None,
                             reason: FLOW_RAN_OUT.into(),
                             scores: vec![],
+                            by_limit: true,
                         },
                     );
                     return Ok(());

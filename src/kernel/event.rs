@@ -27,6 +27,11 @@ pub struct Outcome {
     /// Final scores by player, for games that score.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scores: Vec<i64>,
+    /// Cut short by a limit of the kernel (`max_plies`, the flow of play
+    /// running out) rather than ended by a rule: balance reports count
+    /// decisive games by it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_limit: bool,
 }
 
 /// One entry of the event log.

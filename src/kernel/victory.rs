@@ -29,6 +29,7 @@ pub fn after_move(game: &Game, state: &mut GameState, piece: PieceId) {
                 winner: Some(owner),
                 reason,
                 scores: vec![],
+                by_limit: false,
             },
         );
     }
@@ -56,6 +57,7 @@ pub fn after_removal(game: &Game, state: &mut GameState) {
                 winner: None,
                 reason: format!("no player has a {kind_name} left"),
                 scores: vec![],
+                by_limit: false,
             },
         ),
         1 if game.players.len() > 1 => {
@@ -67,6 +69,7 @@ pub fn after_removal(game: &Game, state: &mut GameState) {
                     winner: Some(PlayerId(only as u8)),
                     reason,
                     scores: vec![],
+                    by_limit: false,
                 },
             );
         }

@@ -110,7 +110,7 @@ impl Counter {
             }
         }
         self.games += 1;
-        Ok(result_of(engine, index, state, turns.0))
+        Ok(result_of(index, state, turns.0))
     }
 
     /// The thread's coverage, once its games are played.

@@ -96,7 +96,7 @@ impl Metrics {
                 }
                 None => draws += 1,
             }
-            limits += u64::from(r.limit);
+            limits += u64::from(r.outcome.by_limit);
             *endings.entry(r.outcome.reason.clone()).or_default() += 1;
             for (p, s) in r.outcome.scores.iter().enumerate() {
                 if let Some(list) = scores.get_mut(p) {
@@ -157,11 +157,11 @@ mod tests {
                 winner: winner.map(PlayerId),
                 reason: if limit { "limit" } else { "won" }.into(),
                 scores: vec![],
+                by_limit: limit,
             },
             plies,
             turns: plies,
             first,
-            limit,
         }
     }
 

@@ -89,8 +89,6 @@ pub struct GameResult {
     pub turns: u32,
     /// The player who moved first.
     pub first: u8,
-    /// Whether a limit, not a rule, ended the game.
-    pub limit: bool,
 }
 
 /// Which of a run's games this process plays: game `i` belongs to shard
@@ -164,11 +162,10 @@ impl Run {
 }
 
 /// What a run keeps of a finished game.
-fn result_of(engine: &Engine, index: u64, state: GameState, turns: u32) -> GameResult {
+fn result_of(index: u64, state: GameState, turns: u32) -> GameResult {
     let outcome = state.result.expect("a finished game has a result");
     GameResult {
         index,
-        limit: engine.ended_by_limit(&outcome),
         outcome,
         plies: state.ply,
         turns,
@@ -188,7 +185,7 @@ fn play_one(engine: &Engine, run: &Run, index: u64) -> Result<GameResult, String
         }
     })
     .map_err(|e| format!("game {index} (seed {seed}) failed: {e}"))?;
-    Ok(result_of(engine, index, state, turns))
+    Ok(result_of(index, state, turns))
 }
 
 /// Plays a run (its shard's games). `make_engine` builds an engine for

@@ -16,8 +16,9 @@ use std::path::{Path, PathBuf};
 
 /// What a result file says it is.
 const FORMAT: &str = "portolan-shard";
-/// The version of the result file this build writes and reads.
-const VERSION: u32 = 1;
+/// The version of the result file this build writes and reads (2: a game
+/// cut short by a limit is marked in its outcome, `by_limit`).
+const VERSION: u32 = 2;
 /// The largest result file `merge` reads (about 1.5 million games).
 const FILE_LIMIT: Limit = Limit {
     bytes: 256 << 20,
@@ -274,11 +275,11 @@ mod tests {
                     winner: None,
                     reason: "r".into(),
                     scores: vec![],
+                    by_limit: false,
                 },
                 plies: i as u32,
                 turns: 1,
                 first: 0,
-                limit: false,
             })
             .collect();
         (

@@ -162,6 +162,7 @@ fn finish(lua: &Lua, link: &Link, t: &Table) -> mlua::Result<()> {
                 winner,
                 reason,
                 scores,
+                by_limit: false,
             },
         );
         Ok(())
