@@ -34,7 +34,7 @@ use portolan::kernel::action::Action;
 use portolan::kernel::engine::Engine;
 use portolan::sim::{game_seed, play_game};
 use shared::plan::Plan;
-use shared::timing::{Timing, ratios};
+use shared::timing::{Timing, ratios, report_engine_ratio};
 use std::hint::black_box;
 
 /// The run seed of every game here: game `i` plays `game_seed(RUN, i)`.
@@ -170,10 +170,5 @@ fn measure(engine: &Engine, tables: &native::Tables, plan: &Plan) {
     for (clock, r) in ratios(&native_t, &plain_t) {
         println!("native/plain time a ply ({clock}): {r:.2}x (plain plays other games)");
     }
-    for (clock, r) in ratios(&engine_t, &native_t) {
-        println!(
-            "engine/native time ({clock}): {r:.2}x: the engine plays at {:.0}% of native speed (goal: at least 50%)",
-            100.0 / r
-        );
-    }
+    report_engine_ratio(&engine_t, &native_t, " (goal: at least 50%)");
 }

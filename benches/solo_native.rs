@@ -32,7 +32,7 @@ mod shared;
 use portolan::kernel::engine::Engine;
 use portolan::sim::{game_seed, play_game};
 use shared::plan::Plan;
-use shared::timing::{Timing, ratios};
+use shared::timing::{Timing, report_engine_ratio};
 use solo_native::check;
 use solo_native::journey::{self, Journey};
 use solo_native::tables::{OPTIONS, Tables};
@@ -233,10 +233,5 @@ fn measure(engine: &Engine, tables: &Tables, plan: &Plan) {
     );
     native_t.report("native", "journey", "journeys");
     engine_t.report("engine", "journey", "journeys");
-    for (clock, r) in ratios(&engine_t, &native_t) {
-        println!(
-            "engine/native time ({clock}): {r:.1}x: the engine plays at {:.1}% of native speed",
-            100.0 / r
-        );
-    }
+    report_engine_ratio(&engine_t, &native_t, "");
 }

@@ -77,6 +77,18 @@ pub fn ratios(engine: &Timing, native: &Timing) -> Vec<(&'static str, f64)> {
     clocks
 }
 
+/// Prints how many times longer the engine took than the native version,
+/// by each clock, and the share of native speed the engine reached;
+/// `goal` is said after it when there is one.
+pub fn report_engine_ratio(engine: &Timing, native: &Timing, goal: &str) {
+    for (clock, r) in ratios(engine, native) {
+        println!(
+            "engine/native time ({clock}): {r:.2}x: the engine plays at {:.1}% of native speed{goal}",
+            100.0 / r
+        );
+    }
+}
+
 /// How long this thread has run on a CPU (Linux's schedstat, in ns);
 /// `None` where that file does not exist.
 fn thread_cpu() -> Option<Duration> {
