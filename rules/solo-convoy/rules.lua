@@ -10,7 +10,9 @@ local get, set, add = vars.get, vars.set, vars.add
 local on, roll = dice.on, dice.roll
 local log, logf, narrating = game.log, game.logf, game.narrating
 local max, min = math.max, math.min
+local ipairs, pairs = ipairs, pairs
 local AFLOAT, DAMAGED, LOST, HOME = convoy.name.afloat, convoy.name.damaged, convoy.name.lost, convoy.name.home
+-- An empty list to share: no allocation where nothing is offered or missing.
 local NONE = {}
 local tables
 
@@ -78,10 +80,10 @@ end
 
 -- Options: the ones that may be taken now (none while one is active).
 function rules.options_offered()
-  local out = {}
   if get("option") or get("options_used") == #tables.options then
-    return out
+    return NONE
   end
+  local out = {}
   for _, row in ipairs(tables.options) do
     if not get(convoy.used(row.id)) then
       out[#out + 1] = row.id

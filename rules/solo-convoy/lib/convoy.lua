@@ -4,6 +4,7 @@
 -- from the data, built once by `prepare` before the package freezes.
 local M = {}
 local get, set = vars.get, vars.set
+local narrating = game.narrating
 
 M.PLAYER = "convoy"
 
@@ -81,7 +82,7 @@ end
 -- for the game sheet. The record is narration: it is written only when
 -- someone reads the game.
 function M.note(fmt, ...)
-  if game.narrating() then
+  if narrating() then
     local text = string.format(fmt, ...)
     local key = "turn_" .. get("turn")
     local old = get(key)

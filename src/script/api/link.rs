@@ -203,6 +203,16 @@ impl Link {
         }
     }
 
+    /// Marks the cache stale while it is being changed; returns what
+    /// [`Link::resume_cache`] puts back once the change is made.
+    pub fn suspend_cache(&self) -> Option<(u64, u64)> {
+        self.cached.take()
+    }
+
+    pub fn resume_cache(&self, holds: Option<(u64, u64)>) {
+        self.cached.set(holds);
+    }
+
     /// The mirror holds no state's variables (loading it failed).
     pub fn forget_cache(&self) {
         self.cached.set(None);

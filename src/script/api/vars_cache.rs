@@ -195,12 +195,12 @@ unsafe extern "C-unwind" fn cached_add(l: *mut ffi::lua_State) -> c_int {
     }
 }
 
-/// Writes the value at 2 (checked) under the name at 1 into the mirror,
-/// then the kernel; if the kernel refuses it (the data limit), the mirror
-/// gets its old value back before the error is raised. The mirror goes
-/// first because storing a new name in it may raise (out of memory), which
-/// must happen before the kernel changes and while no Rust value is alive;
-/// putting an old value back under a name already present never raises.
+/// Writes the value at 2 (checked) under the name at 1 into the kernel,
+/// then the mirror. The kernel goes first: it may refuse the write (the
+/// data limit), and then nothing has changed. Storing the value in the
+/// mirror may raise in turn (out of memory, for a name the mirror has never
+/// held); the mirror counts as stale while it is stored, so if that raises,
+/// the host reloads it from the kernel before the next call trusts it.
 ///
 /// # Safety
 /// `l` runs a closure made by `closure`, with the name at 1, the value at
@@ -213,15 +213,6 @@ unsafe fn write(l: *mut ffi::lua_State, name: &str) {
         if kind == ffi::LUA_TSTRING && text(l, 2).is_none() {
             fail(l, "vars.set: a variable's text must be UTF-8")
         }
-        ffi::lua_pushvalue(l, 1);
-        ffi::lua_rawget(l, MIRROR);
-        ffi::lua_pushvalue(l, 1);
-        if kind == ffi::LUA_TNIL {
-            ffi::lua_pushlightuserdata(l, unset());
-        } else {
-            ffi::lua_pushvalue(l, 2);
-        }
-        ffi::lua_rawset(l, MIRROR);
         let value = match kind {
             ffi::LUA_TBOOLEAN => Some(Value::Bool(ffi::lua_toboolean(l, 2) != 0)),
             ffi::LUA_TNUMBER => Some(Value::Int(ffi::lua_tointegerx(l, 2, std::ptr::null_mut()))),
@@ -237,12 +228,17 @@ unsafe fn write(l: *mut ffi::lua_State, name: &str) {
                 Ok(())
             })
         }) {
-            ffi::lua_pushvalue(l, 1);
-            ffi::lua_pushvalue(l, 3);
-            ffi::lua_rawset(l, MIRROR);
             raise(l, link)
         }
-        ffi::lua_settop(l, 2);
+        let holds = link.suspend_cache();
+        ffi::lua_pushvalue(l, 1);
+        if kind == ffi::LUA_TNIL {
+            ffi::lua_pushlightuserdata(l, unset());
+        } else {
+            ffi::lua_pushvalue(l, 2);
+        }
+        ffi::lua_rawset(l, MIRROR);
+        link.resume_cache(holds);
     }
 }
 
