@@ -180,6 +180,14 @@ fn api_tables_cannot_be_changed_by_rawset_or_metatable_tricks() {
         ("rawset(_G, 'vars', {})", "cannot set global \"vars\""),
         ("string.find = nil", "cannot set field \"find\""),
         ("rawset(rules, 'x', 1)", "cannot set field \"x\""),
+        ("rawset(vars.game, 'a', 99)", "cannot set field \"a\""),
+        ("setmetatable(vars.game, {})", "protected metatable"),
+        (
+            "for k in pairs(vars.game) do end",
+            "vars.game cannot be walked",
+        ),
+        ("vars.game[1] = 2", "bad argument #1 to 'vars.game'"),
+        ("vars.game.a = {}", "bad argument #2 to 'vars.game'"),
     ] {
         let p = probe(&probe_rules(
             "",
@@ -290,6 +298,39 @@ fn what_scripts_keep_in_the_kernel_is_bounded() {
     ));
     let engine = load_probe(&p).expect("the package loads");
     play_out(&engine).expect("the rules catch the error");
+}
+
+#[test]
+fn game_variables_read_and_write_as_fields_of_vars_game() {
+    let p = probe(&probe_rules(
+        "rawset(vars.game, 'planted', 7)",
+        "(function()\n\
+           local var = vars.game\n\
+           -- A key put in raw while loading hides nothing.\n\
+           assert(var.planted == nil and rawget(var, 'planted') == nil)\n\
+           assert(getmetatable(var) == false)\n\
+           -- Reads see every write, whichever way it was made.\n\
+           local a = var.a\n\
+           assert(a == vars.get('a') and a >= 1, tostring(a))\n\
+           var.a = a + 10\n\
+           assert(vars.get('a') == a + 10 and var.a == a + 10)\n\
+           vars.set('s', 'text')\n\
+           assert(var.s == 'text')\n\
+           var.s = nil\n\
+           assert(var.s == nil and vars.get('s') == nil)\n\
+           var.f = 3.0\n\
+           assert(math.type(var.f) == 'integer')\n\
+           assert(not pcall(function() var.f = 0.5 end) and var.f == 3)\n\
+           return var.a\n\
+         end)()",
+    ));
+    let engine = load_probe(&p).expect("the package loads");
+    let state = play_out(&engine).expect("the fields work");
+    let a = state.vars().get("a").cloned();
+    assert!(
+        matches!(a, Some(portolan::kernel::value::Value::Int(n)) if n >= 11),
+        "{a:?}"
+    );
 }
 
 #[test]

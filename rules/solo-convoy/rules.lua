@@ -6,7 +6,7 @@
 -- (`narrating()`), so a simulation pays nothing for them.
 local convoy = require("lib.convoy")
 local rules = rules
-local get, set, add = vars.get, vars.set, vars.add
+local var, set, add = vars.game, vars.set, vars.add
 local on, roll = dice.on, dice.roll
 local log, logf, narrating = game.log, game.logf, game.narrating
 local max, min = math.max, math.min
@@ -80,12 +80,12 @@ end
 
 -- Options: the ones that may be taken now (none while one is active).
 function rules.options_offered()
-  if get("option") or get("options_used") == #tables.options then
+  if var.option or var.options_used == #tables.options then
     return NONE
   end
   local out = {}
   for _, row in ipairs(tables.options) do
-    if not get(convoy.used(row.id)) then
+    if not var[convoy.used(row.id)] then
       out[#out + 1] = row.id
     end
   end
@@ -95,7 +95,7 @@ end
 -- Options: taking one, for its duration counting this turn.
 function rules.take_option(id)
   local row = convoy.option_row(id)
-  local turn = get("turn")
+  local turn = var.turn
   local turns = roll(row.duration, row.title .. " duration")
   set(convoy.used(id), turn)
   add("options_used", 1)
@@ -113,7 +113,7 @@ end
 -- Contact: one roll a turn, modified by last turn's result and the option.
 -- Returns the row read; its `next_turn` carries to the next turn's roll.
 function rules.contact(option)
-  local carried = get("next_turn")
+  local carried = var.next_turn
   local modifier = option and option.contact or 0
   local row, read, natural = on("contact", convoy.carried_from(carried), carried, option and option.id, modifier)
   local next_turn = row.next_turn or 0
@@ -149,9 +149,9 @@ end
 -- Interception: the number of rolls the escort makes this turn.
 function rules.interception_rolls(option)
   local t = tables.interception
-  local rolls = t.rolls + t.per_carrier * get(AFLOAT.carrier)
+  local rolls = t.rolls + t.per_carrier * var[AFLOAT.carrier]
   for type, lost in pairs(t.without or NONE) do
-    if get(AFLOAT[type]) == 0 then
+    if var[AFLOAT[type]] == 0 then
       rolls = rolls + lost
     end
   end
@@ -161,11 +161,11 @@ end
 -- Interception in words: "3 (2 aircraft carriers +2, no cruisers -1)".
 local function interception_text(option)
   local t = tables.interception
-  local carriers = get(AFLOAT.carrier)
+  local carriers = var[AFLOAT.carrier]
   local parts = { convoy.ships(carriers, "carrier"), t.per_carrier * carriers }
   local missing = {}
   for type, lost in pairs(t.without or NONE) do
-    if get(AFLOAT[type]) == 0 then
+    if var[AFLOAT[type]] == 0 then
       missing[#missing + 1] = { type, lost }
     end
   end
@@ -215,13 +215,13 @@ end
 function rules.target(option)
   local row = on("target", option and option.id, option and option.target)
   local type = row.type
-  if row.if_none and get(AFLOAT[type]) == 0 then
+  if row.if_none and var[AFLOAT[type]] == 0 then
     if narrating() then
       logf("No %s left: the hit counts against the %s.", named(type, true), named(row.if_none, true))
     end
     type = row.if_none
   end
-  if get(AFLOAT[type]) == 0 then
+  if var[AFLOAT[type]] == 0 then
     if narrating() then
       logf("No %s left: the hit falls on empty sea.", named(type, true))
     end
@@ -232,7 +232,7 @@ end
 
 -- One ship of a type sinks; a damaged one goes first.
 local function sink(type)
-  if get(DAMAGED[type]) > 0 then
+  if var[DAMAGED[type]] > 0 then
     add(DAMAGED[type], -1)
   end
   add(AFLOAT[type], -1)
@@ -243,7 +243,7 @@ end
 -- otherwise another ship of that type is damaged, if one is undamaged.
 -- Returns what happened, in words, for the turn record.
 function rules.damage(type)
-  local damaged = get(DAMAGED[type])
+  local damaged = var[DAMAGED[type]]
   if damaged == 0 then
     add(DAMAGED[type], 1)
     if narrating() then
@@ -260,7 +260,7 @@ function rules.damage(type)
     sink(type)
     return "sunk"
   end
-  if get(AFLOAT[type]) > damaged then
+  if var[AFLOAT[type]] > damaged then
     if narrating() then
       logf("Second damage roll %d: another %s is damaged.", face, named(type))
     end
@@ -318,7 +318,7 @@ end
 function rules.covering_force_returns()
   local t = tables.covering_force
   set("halfway_done", true)
-  local carriers = get(AFLOAT.carrier)
+  local carriers = var[AFLOAT.carrier]
   if carriers == 0 then
     log("Halfway: no carrier is left to go home.")
     convoy.note("halfway: no carrier left")
@@ -331,7 +331,7 @@ function rules.covering_force_returns()
       logf("Halfway: carrier %d goes home with %d warships.", i, escort)
       rules.send_home("carrier", 1)
       for _, type in ipairs(t.escort_from) do
-        local n = min(escort, get(AFLOAT[type]))
+        local n = min(escort, var[AFLOAT[type]])
         rules.send_home(type, n)
         escort = escort - n
       end
@@ -345,7 +345,7 @@ end
 
 -- Ships leaving the convoy (not losses); damaged ones go first.
 function rules.send_home(type, n)
-  add(DAMAGED[type], -min(n, get(DAMAGED[type])))
+  add(DAMAGED[type], -min(n, var[DAMAGED[type]]))
   add(AFLOAT[type], -n)
   add(HOME[type], n)
 end
@@ -356,22 +356,22 @@ function rules.score()
   local lines = { { "start", t.start } }
   local total = t.start
   for _, type in ipairs(convoy.types) do
-    local lost = get(LOST[type])
+    local lost = var[LOST[type]]
     local each = t.lost[type] or 0
     if lost > 0 and each ~= 0 then
       lines[#lines + 1] = { convoy.ships(lost, type) .. " lost", lost * each }
       total = total + lost * each
     end
   end
-  local intercepted = get("interceptions")
+  local intercepted = var.interceptions
   if intercepted > 0 then
     lines[#lines + 1] = { intercepted .. " interceptions", intercepted * t.interception }
     total = total + intercepted * t.interception
   end
   for _, type in ipairs(convoy.types) do
     local penalty = t.all_lost[type]
-    local sailed = get(convoy.name.sailed[type])
-    if penalty and sailed > 0 and get(LOST[type]) == sailed then
+    local sailed = var[convoy.name.sailed[type]]
+    if penalty and sailed > 0 and var[LOST[type]] == sailed then
       lines[#lines + 1] = { "all " .. named(type, true) .. " lost", penalty }
       total = total + penalty
     end
@@ -382,7 +382,7 @@ end
 -- A turn: friendly waters, or a contact roll and whatever it brings; the
 -- covering force's decision once half the journey is behind.
 function rules.play_turn(turn)
-  if turn <= get("friendly") then
+  if turn <= var.friendly then
     convoy.note("friendly waters")
   else
     local option = convoy.option_in_force()
@@ -391,20 +391,20 @@ function rules.play_turn(turn)
       rules.engagement(contact, option)
     end
   end
-  if turn >= (get("length") + 1) // 2 and not get("halfway_done") then
+  if turn >= (var.length + 1) // 2 and not var.halfway_done then
     rules.covering_force_returns()
   end
 end
 
 -- The start of a turn: an option that has run its course ends.
 function rules.start_of_turn(turn)
-  local id = get("option")
-  if id and turn > get("option_until") then
+  local id = var.option
+  if id and turn > var.option_until then
     set("option", nil)
     logf("%s option ends.", convoy.option_row(id).title)
   end
   if narrating() then
-    logf("Turn %d of %d.", turn, get("length"))
+    logf("Turn %d of %d.", turn, var.length)
   end
 end
 
@@ -438,8 +438,8 @@ phases.journey = {}
 -- taken ("no option" declines); then play turns until the next decision.
 -- The frame's step is the last turn whose options were offered.
 function phases.journey.run(frame)
-  local turn, offered = get("turn"), frame.step
-  while turn <= get("length") do
+  local turn, offered = var.turn, frame.step
+  while turn <= var.length do
     if offered < turn then
       rules.start_of_turn(turn)
       local choices = rules.options_offered()

@@ -96,10 +96,21 @@ end
 -- values and metatables, and the upvalues of Lua functions (after
 -- `inspect` checked that the function writes none that outlives a call).
 -- Tables in `locked` are locked, the rest sealed. `name` names `root`.
-local function freeze(root, name, locked)
+-- Tables in `proxies` are the host's own empty tables whose hidden
+-- metatable does the reading and writing (`vars.game`): they are left as
+-- they are, with nothing behind them for `rawget`, `rawset` or `next`.
+local function freeze(root, name, locked, proxies)
   local is_locked, seen = {}, { [backing_of] = true, [snapshot] = true, [count] = true, [path_of] = true }
   for _, t in raw_next, locked do
     is_locked[t] = true
+  end
+  for _, t in raw_next, proxies do
+    -- A key put in with `rawset` while loading would hide what the
+    -- metatable reads.
+    for k in raw_next, t do
+      raw_set(t, k, nil)
+    end
+    backing_of[t] = backing_of[t] or {}
   end
   local queue, paths, i = { root }, { name }, 1
   while i <= #queue do

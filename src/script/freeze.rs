@@ -40,9 +40,10 @@ impl Freezer {
     }
 
     /// Makes `root` and everything reachable from it read-only: the
-    /// `locked` tables strictly, the others sealed.
-    pub(crate) fn freeze(&self, root: &Table, locked: &Table) -> mlua::Result<()> {
-        self.freeze.call((root, "", locked))
+    /// `locked` tables strictly, the others sealed; the `proxies` stay as
+    /// the host made them, refusing `rawset`.
+    pub(crate) fn freeze(&self, root: &Table, locked: &Table, proxies: &Table) -> mlua::Result<()> {
+        self.freeze.call((root, "", locked, proxies))
     }
 
     /// Puts back every sealed table a script changed; describes the first

@@ -237,7 +237,7 @@ impl LuaRules {
                 .map_err(|e| fail(format!("the prepare() of {} failed: {e}", hook.owner)))?;
         }
         self.sandbox
-            .freeze(&self.api.tables)
+            .freeze(&self.api.tables, &self.api.proxies)
             .map_err(|e| fail(format!("the package cannot be frozen after loading: {e}")))?;
         let named = self.find_named(game, place)?;
         self.named

@@ -98,8 +98,10 @@ impl Sandbox {
     /// Ends loading: everything the package built becomes read-only and
     /// `require` loads nothing new (see [`freeze`](super::freeze)). From
     /// here on every call starts from the same script state. The globals,
-    /// the standard libraries and the `api` tables refuse every write.
-    pub fn freeze(&self, api: &[Table]) -> Result<(), ScriptError> {
+    /// the standard libraries and the `api` tables refuse every write; the
+    /// `proxies` (API tables whose metatable does the work) keep working and
+    /// refuse `rawset`.
+    pub fn freeze(&self, api: &[Table], proxies: &[Table]) -> Result<(), ScriptError> {
         self.modules.close();
         self.call(|lua| {
             let globals = lua.globals();
@@ -109,8 +111,10 @@ impl Sandbox {
             }
             locked.extend(api.iter().cloned());
             let locked = lua.create_sequence_from(locked)?;
-            self.freezer.freeze(&globals, &locked)?;
-            self.freezer.freeze(self.modules.loaded(), &locked)
+            let proxies = lua.create_sequence_from(proxies.iter().cloned())?;
+            self.freezer.freeze(&globals, &locked, &proxies)?;
+            self.freezer
+                .freeze(self.modules.loaded(), &locked, &proxies)
         })
     }
 

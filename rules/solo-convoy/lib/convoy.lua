@@ -3,7 +3,7 @@
 -- the kernel's variables (vars); this module only holds lookups derived
 -- from the data, built once by `prepare` before the package freezes.
 local M = {}
-local get, set = vars.get, vars.set
+local var, set = vars.game, vars.set
 local narrating = game.narrating
 
 M.PLAYER = "convoy"
@@ -53,7 +53,7 @@ end
 
 -- A ship type's counter ("afloat", "damaged", "lost", "home", "sailed").
 function M.count(counter, type)
-  return get(M.name[counter][type]) or 0
+  return var[M.name[counter][type]] or 0
 end
 
 -- Where the contact modifier carried to this turn comes from, in words.
@@ -74,7 +74,7 @@ end
 -- The option in force this turn, or nil. (The start of a turn ends an
 -- option that has run its course, so one that is set is in force.)
 function M.option_in_force()
-  local id = get("option")
+  local id = var.option
   return id and options[id]
 end
 
@@ -84,8 +84,8 @@ end
 function M.note(fmt, ...)
   if narrating() then
     local text = string.format(fmt, ...)
-    local key = "turn_" .. get("turn")
-    local old = get(key)
+    local key = "turn_" .. var.turn
+    local old = var[key]
     set(key, old and (old .. "; " .. text) or text)
   end
 end

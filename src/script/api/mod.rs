@@ -32,6 +32,9 @@ pub struct Api {
     pub vars_cache: vars_cache::VarsCache,
     /// The API's global tables (`vars`, `dice`...), which no script may change.
     pub tables: Vec<Table>,
+    /// API tables that read and write through their metatable
+    /// (`vars.game`), for the freezer to leave as they are.
+    pub proxies: Vec<Table>,
 }
 
 use crate::kernel::board::SpaceId;
@@ -55,7 +58,7 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<Api> {
     pieces::register(lua, link)?;
     dice::register(lua, link)?;
     let emit = game::register(lua, link)?;
-    let vars_cache = vars::register(lua, link)?;
+    let (vars_cache, game_vars) = vars::register(lua, link)?;
     let narrate = lua.load(API_LUA).set_name("=[portolan api]").call(emit)?;
     let globals = lua.globals();
     let tables = ["board", "pieces", "dice", "game", "vars"]
@@ -66,6 +69,7 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<Api> {
         frame: frame::FrameProxy::new(lua, link)?,
         narrate,
         tables,
+        proxies: vec![game_vars],
         vars_cache,
     })
 }

@@ -8,20 +8,22 @@ use super::vars_cache::VarsCache;
 use crate::kernel::script_data::Scope;
 use crate::kernel::state::GameState;
 use crate::kernel::value::Value;
-use mlua::Lua;
+use mlua::{Lua, Table};
 
 /// Registers `vars`; returns the cache of game variables that `get`,
-/// `set` and `add` keep (see `vars_cache.rs`), which the host empties when
-/// the state changes.
-pub fn register(lua: &Lua, link: &Link) -> mlua::Result<VarsCache> {
+/// `set`, `add` and `vars.game` keep (see `vars_cache.rs`), which the host
+/// reloads when the state changes, and `vars.game`.
+pub fn register(lua: &Lua, link: &Link) -> mlua::Result<(VarsCache, Table)> {
     let t = natives(lua, link, &[&GET_PLAYER, &SET_PLAYER, &ADD_PLAYER])?;
     let cache = VarsCache::new(lua)?;
     let [get, set, add] = cache.functions(lua, link)?;
     t.raw_set("get", get)?;
     t.raw_set("set", set)?;
     t.raw_set("add", add)?;
+    let game = cache.proxy(lua, link)?;
+    t.raw_set("game", &game)?;
     lua.globals().raw_set("vars", t)?;
-    Ok(cache)
+    Ok((cache, game))
 }
 
 static GET_PLAYER: Native = Native {

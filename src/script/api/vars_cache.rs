@@ -1,15 +1,17 @@
-//! `vars.get`, `vars.set` and `vars.add`, with the game variables
-//! mirrored on the Lua side, because rules read their variables far more
-//! often than anything else the kernel holds (a solitaire journey reads
-//! some 330 and writes some 120).
+//! `vars.get`, `vars.set` and `vars.add`, and `vars.game`, with the game
+//! variables mirrored on the Lua side, because rules read their variables
+//! far more often than anything else the kernel holds (a solitaire journey
+//! reads some 330 and writes some 120).
 //!
-//! The mirror is a Lua table held only by these three C closures (no script
-//! can reach it). It holds every game variable of the state the host lent
-//! last, so a read never leaves Lua's C API: a name missing from the mirror
-//! (or marked unset) is an unset variable. A write goes to the kernel, then to the mirror.
-//! Between calls the host keeps the mirror while the state is the same one
-//! and nothing outside the API changed its variables
-//! (`GameState::vars_stamp`), and reloads it otherwise.
+//! The mirror is a Lua table no script can reach. It holds every game
+//! variable of the state the host lent last, so a read never leaves Lua: a
+//! name missing from the mirror is an unset variable. `vars.game` is an
+//! empty table whose `__index` is the mirror, so `vars.game.turn` is read
+//! by the VM itself, without a function call; its `__newindex` is `set`.
+//! A write goes to the kernel, then to the mirror. Between calls the host
+//! keeps the mirror while the state is the same one and nothing outside
+//! the API changed its variables (`GameState::vars_stamp`), and reloads it
+//! otherwise.
 //!
 //! These are the hottest functions of the API, so they skip the generic
 //! native machinery (`native.rs`): each reads its arguments once, checks
@@ -29,18 +31,7 @@ use std::fmt;
 const LINK: c_int = ffi::lua_upvalueindex(1);
 const MIRROR: c_int = ffi::lua_upvalueindex(2);
 
-/// What the mirror holds under the name of an unset variable it has seen
-/// set before (nil cannot be stored in a table).
-static UNSET: u8 = 0;
-
-fn unset() -> *mut c_void {
-    std::ptr::from_ref(&UNSET).cast_mut().cast()
-}
-
-/// The most names the mirror keeps from game to game.
-const MIRROR_NAMES: usize = 4096;
-
-/// The Lua-side mirror of the game variables.
+/// The Lua-side mirror of the game variables, and `vars.game` over it.
 pub struct VarsCache {
     mirror: Table,
 }
@@ -61,6 +52,28 @@ impl VarsCache {
         ])
     }
 
+    /// `vars.game`: an empty table that reads the mirror and writes through
+    /// `set`. Its metatable is hidden; the freezer makes it refuse `rawset`
+    /// (see `Sandbox::freeze`), and walking it is refused, since the
+    /// mirror's order is not the game's.
+    pub fn proxy(&self, lua: &Lua, link: &Link) -> mlua::Result<Table> {
+        let meta = lua.create_table()?;
+        meta.raw_set("__index", &self.mirror)?;
+        meta.raw_set("__newindex", self.closure(lua, link, proxy_set)?)?;
+        meta.raw_set("__metatable", false)?;
+        meta.raw_set(
+            "__pairs",
+            lua.create_function(|_, ()| -> mlua::Result<()> {
+                Err(mlua::Error::runtime(
+                    "vars.game cannot be walked: read each variable by its name",
+                ))
+            })?,
+        )?;
+        let proxy = lua.create_table()?;
+        proxy.set_metatable(Some(meta))?;
+        Ok(proxy)
+    }
+
     fn closure(&self, lua: &Lua, link: &Link, f: ffi::lua_CFunction) -> mlua::Result<Function> {
         let link = std::ptr::from_ref(link).cast_mut().cast::<c_void>();
         // SAFETY: pushes the upvalues (the mirror is the argument) and
@@ -75,33 +88,26 @@ impl VarsCache {
         }
     }
 
-    /// Makes the mirror hold `vars`. Names it held before stay, marked
-    /// [`UNSET`]: a table that keeps its keys keeps its slots, while one
-    /// emptied and refilled every game rebuilds its hash part again and
-    /// again. Past [`MIRROR_NAMES`] names (a script inventing names without
-    /// end), it is emptied instead, so it never grows from game to game.
+    /// Makes the mirror hold `vars`. The names it held are cleared, not
+    /// removed: a table keeps the slots of cleared keys until it next
+    /// grows, so the same names set again in the next game find their
+    /// slots, and names no game sets any more are dropped when it grows.
     pub fn load(&self, lua: &Lua, vars: &Vars) -> mlua::Result<()> {
-        // SAFETY: walks the mirror with `lua_next`, assigning to present
-        // keys only (which never allocates, so never raises) and pushing
-        // nothing new; leaves the stack as it found it.
-        let names = unsafe {
-            lua.exec_raw::<usize>(&self.mirror, |l| {
-                let mut names = 0usize;
+        // SAFETY: walks the mirror with `lua_next`, clearing present keys
+        // (which Lua allows during a walk and which never allocates, so
+        // never raises); leaves the stack as it found it.
+        unsafe {
+            lua.exec_raw::<()>(&self.mirror, |l| {
                 ffi::lua_pushnil(l);
                 while ffi::lua_next(l, 1) != 0 {
                     ffi::lua_pop(l, 1);
                     ffi::lua_pushvalue(l, -1);
-                    ffi::lua_pushlightuserdata(l, unset());
+                    ffi::lua_pushnil(l);
                     ffi::lua_rawset(l, 1);
-                    names += 1;
                 }
                 ffi::lua_settop(l, 0);
-                ffi::lua_pushinteger(l, names as ffi::lua_Integer);
             })?
         };
-        if names > MIRROR_NAMES {
-            self.mirror.clear()?;
-        }
         for (name, value) in vars.iter_unordered() {
             let value = match value {
                 Value::Bool(b) => b.into_lua(lua)?,
@@ -123,12 +129,8 @@ unsafe extern "C-unwind" fn cached_get(l: *mut ffi::lua_State) -> c_int {
         ffi::lua_pushvalue(l, 1);
         // Reading a nil or NaN key finds nothing; it never raises. Only
         // checked names are ever stored, so a hit needs no check.
-        match ffi::lua_rawget(l, MIRROR) {
-            ffi::LUA_TNIL => {
-                check_name(l, "vars.get");
-            }
-            ffi::LUA_TLIGHTUSERDATA => ffi::lua_pushnil(l),
-            _ => {}
+        if ffi::lua_rawget(l, MIRROR) == ffi::LUA_TNIL {
+            check_name(l, "vars.get");
         }
         1
     }
@@ -139,14 +141,40 @@ unsafe extern "C-unwind" fn cached_set(l: *mut ffi::lua_State) -> c_int {
     // SAFETY: as in `cached_get`.
     unsafe {
         ffi::lua_settop(l, 2);
-        let name = check_name(l, "vars.set");
+        set(l, "vars.set");
+        0
+    }
+}
+
+/// `vars.game[name] = value`, the proxy's `__newindex` (called with the
+/// proxy first): the same as `vars.set`.
+unsafe extern "C-unwind" fn proxy_set(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: as in `cached_get`.
+    unsafe {
+        ffi::lua_settop(l, 3);
+        ffi::lua_rotate(l, 1, -1);
+        ffi::lua_settop(l, 2);
+        set(l, "vars.game");
+        0
+    }
+}
+
+/// Checks the name at 1 and the value at 2 and writes them.
+///
+/// # Safety
+/// `l` runs a closure made by `closure`, with the name at 1, the value at
+/// 2 and nothing above.
+unsafe fn set(l: *mut ffi::lua_State, function: &str) {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        let name = check_name(l, function);
         match ffi::lua_type(l, 2) {
             ffi::LUA_TNIL | ffi::LUA_TBOOLEAN | ffi::LUA_TSTRING => {}
-            ffi::LUA_TNUMBER => whole(l, 2, "vars.set"),
+            ffi::LUA_TNUMBER => whole(l, 2, function),
             other => fail_with(
                 l,
                 format_args!(
-                    "bad argument #2 to 'vars.set' (game variables hold booleans, whole \
+                    "bad argument #2 to '{function}' (game variables hold booleans, whole \
                      numbers and strings, not a {}: keep state in the kernel, DESIGN \
                      principle 1)",
                     type_name(other)
@@ -154,7 +182,6 @@ unsafe extern "C-unwind" fn cached_set(l: *mut ffi::lua_State) -> c_int {
             ),
         }
         write(l, name);
-        0
     }
 }
 
@@ -173,7 +200,7 @@ unsafe extern "C-unwind" fn cached_add(l: *mut ffi::lua_State) -> c_int {
         ffi::lua_pushvalue(l, 1);
         let mut is_int = 0;
         let old = match ffi::lua_rawget(l, MIRROR) {
-            ffi::LUA_TNIL | ffi::LUA_TLIGHTUSERDATA => {
+            ffi::LUA_TNIL => {
                 is_int = 1;
                 0
             }
@@ -232,11 +259,7 @@ unsafe fn write(l: *mut ffi::lua_State, name: &str) {
         }
         let holds = link.suspend_cache();
         ffi::lua_pushvalue(l, 1);
-        if kind == ffi::LUA_TNIL {
-            ffi::lua_pushlightuserdata(l, unset());
-        } else {
-            ffi::lua_pushvalue(l, 2);
-        }
+        ffi::lua_pushvalue(l, 2);
         ffi::lua_rawset(l, MIRROR);
         link.resume_cache(holds);
     }
