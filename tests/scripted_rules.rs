@@ -238,6 +238,13 @@ fn no_api_function_panics_whatever_its_arguments() {
                end\n\
              end\n\
            end\n\
+           for _, k in ipairs(hostile) do\n\
+             for _, v in ipairs(hostile) do\n\
+               pcall(function() vars.game[k] = v end)\n\
+               pcall(function() return vars.game[k] end)\n\
+               calls = calls + 1\n\
+             end\n\
+           end\n\
            return calls\n\
          end"
     );
