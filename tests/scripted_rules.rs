@@ -260,12 +260,46 @@ fn no_api_function_panics_whatever_its_arguments() {
 #[test]
 fn an_api_call_from_a_metamethod_inside_an_api_call_is_a_lua_error_or_works() {
     let p = probe(&probe_rules(
-        "local filter = setmetatable({}, { __index = function(_, k)\n\
-           if k == 'owner' then vars.set('seen', true) return 'one' end end })",
-        "(function() local ok = pcall(pieces.list, filter) assert(ok) return 1 end)()",
+        "local ctx = setmetatable({}, { __index = function(_, k)\n\
+           vars.set('seen', true) return 1 end, __pairs = function(t)\n\
+           vars.set('walked', true) return next, {}, nil end })",
+        "(function() pcall(game.push_phase, 'play', 'one', ctx) return 1 end)()",
     ));
     let engine = load_probe(&p).expect("the package loads");
     play_out(&engine).expect("a metamethod may call the API while its arguments are read");
+}
+
+#[test]
+fn a_filter_is_read_as_data() {
+    let p = probe(&probe_rules(
+        "local filter = setmetatable({}, { __index = function(_, k)\n\
+           vars.set('seen', true) return 'one' end })",
+        "(function()\n\
+           local mine = pieces.create('x', 'one', 'reserve')\n\
+           pieces.create('x', 'two', 'reserve')\n\
+           assert(#pieces.list { owner = 'one' } == 1 and pieces.list { owner = 'one' }[1] == mine)\n\
+           -- No metamethod runs: the filter is empty, so every piece comes back.\n\
+           assert(#pieces.list(filter) == 2 and #pieces.all() == 2 and vars.get('seen') == nil)\n\
+           assert(#pieces.list() == #pieces.all())\n\
+           local ok, err = pcall(pieces.list, { kind = 3 })\n\
+           assert(not ok and err:find(\"bad field 'kind' in argument #1 to 'pieces.list'\"), err)\n\
+           ok, err = pcall(pieces.list, 'x')\n\
+           assert(not ok and err:find('table or nil expected'), err)\n\
+           ok, err = pcall(pieces.list, { owner = 'nobody' })\n\
+           assert(not ok and err:find(\"no player 'nobody'\"), err)\n\
+           assert(#pieces.list { on_board = true, owner = 'one' } == 0)\n\
+           return #pieces.all() + 1\n\
+         end)()",
+    ));
+    let game = fs::read_to_string(format!("{}/game.yaml", p.root)).unwrap();
+    fs::write(
+        format!("{}/game.yaml", p.root),
+        game.replace("phases:", "pieces:\n  kinds:\n    x: { count: 0 }\nphases:"),
+    )
+    .unwrap();
+    let engine = load_probe(&p).expect("the package loads");
+    let state = play_out(&engine).expect("the filter checks hold");
+    assert_eq!(state.result.unwrap().scores[0], 3);
 }
 
 #[test]

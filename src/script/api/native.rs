@@ -64,6 +64,42 @@ pub fn function(lua: &Lua, link: &Link, native: &'static Native) -> mlua::Result
     }
 }
 
+/// Makes a Lua function of a native that reads fields of a table argument
+/// ([`Args::field`]): the closure holds the field names as Lua strings, so
+/// reading a field allocates nothing and so cannot fail.
+pub fn with_fields(
+    lua: &Lua,
+    link: &Link,
+    native: &'static Native,
+    fields: &[&str],
+) -> mlua::Result<Function> {
+    let names = fields
+        .iter()
+        .map(|f| lua.create_string(f))
+        .collect::<mlua::Result<Vec<_>>>()?;
+    let count = names.len() as c_int;
+    let link = std::ptr::from_ref(link).cast_mut().cast::<c_void>();
+    let native = std::ptr::from_ref(native).cast_mut().cast::<c_void>();
+    // SAFETY: the names are the arguments (1 to count); pushes the link, the
+    // native and the names as upvalues, makes the closure and leaves it as
+    // the one value on the stack.
+    unsafe {
+        lua.exec_raw(
+            mlua::MultiValue::from_iter(names.into_iter().map(mlua::Value::String)),
+            |l| {
+                ffi::lua_pushlightuserdata(l, link);
+                ffi::lua_pushlightuserdata(l, native);
+                for i in 1..=count {
+                    ffi::lua_pushvalue(l, i);
+                }
+                ffi::lua_pushcclosure(l, call, 2 + count);
+                ffi::lua_replace(l, 1);
+                ffi::lua_settop(l, 1);
+            },
+        )
+    }
+}
+
 /// The trampoline every native goes through; see the module docs.
 unsafe extern "C-unwind" fn call(l: *mut ffi::lua_State) -> c_int {
     // SAFETY: the upvalues are the ones `function` set: a Link that outlives
@@ -288,6 +324,60 @@ impl Args {
             let ptr = ffi::lua_tolstring(self.l, i as c_int, &mut len);
             Ok(std::slice::from_raw_parts(ptr.cast(), len))
         }
+    }
+
+    /// Field `field` (an index into the names given to [`with_fields`]) of
+    /// the table at argument `i`, read raw: no metamethod runs, so no
+    /// script code does. The value stays on the stack until the native
+    /// returns (there is room for a few, well within LUA_MINSTACK), so text
+    /// read from it lives as long as the call. `None` when the argument is
+    /// not a table or the field is nil.
+    fn field(&self, i: usize, field: usize) -> Option<c_int> {
+        if self.kind(i) != ffi::LUA_TTABLE {
+            return None;
+        }
+        // SAFETY: `i` is a table argument and the upvalue is a name the
+        // closure holds; pushing a present value allocates nothing, and
+        // reading a table raw never raises.
+        unsafe {
+            ffi::lua_pushvalue(self.l, ffi::lua_upvalueindex(3 + field as c_int));
+            if ffi::lua_rawget(self.l, i as c_int) == ffi::LUA_TNIL {
+                ffi::lua_pop(self.l, 1);
+                return None;
+            }
+            Some(ffi::lua_gettop(self.l))
+        }
+    }
+
+    /// A text field of a table argument (see [`Args::field`]); `name` is
+    /// the field's name, for the message.
+    pub fn field_str(&self, i: usize, field: usize, name: &str) -> Result<Option<&str>, ApiError> {
+        let Some(at) = self.field(i, field) else {
+            return Ok(None);
+        };
+        // SAFETY: `at` holds the field's value, which stays on the stack.
+        unsafe {
+            if ffi::lua_type(self.l, at) == ffi::LUA_TSTRING {
+                let mut len = 0;
+                let ptr = ffi::lua_tolstring(self.l, at, &mut len);
+                let bytes = std::slice::from_raw_parts(ptr.cast::<u8>(), len);
+                if let Ok(text) = std::str::from_utf8(bytes) {
+                    return Ok(Some(text));
+                }
+            }
+            Err(ApiError(format!(
+                "bad field '{name}' in argument #{i} to '{}' (UTF-8 text expected, got {})",
+                self.native.name,
+                type_name(ffi::lua_type(self.l, at))
+            )))
+        }
+    }
+
+    /// A field of a table argument as a boolean (nil and false are false).
+    pub fn field_bool(&self, i: usize, field: usize) -> bool {
+        // SAFETY: `at` holds the field's value.
+        self.field(i, field)
+            .is_some_and(|at| unsafe { ffi::lua_toboolean(self.l, at) != 0 })
     }
 
     /// Argument `i` as a whole number (an integer, or a float without a

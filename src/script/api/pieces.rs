@@ -2,7 +2,7 @@
 //! back in id order, so no script can depend on hash order.
 
 use super::link::Link;
-use super::native::{ApiError, Native};
+use super::native::{self, ApiError, Native};
 use super::vars::set;
 use super::{
     fail, kind_arg, location_arg, location_name, lua_piece, natives, piece_arg, player_arg,
@@ -22,21 +22,8 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<()> {
             &AT, &MOVE, &REMOVE, &REVEAL, &SEEN, &SET_KIND, &SET_OWNER, &ATTR, &SET_ATTR, &CREATE,
         ],
     )?;
-    let l = Rc::clone(link);
-    t.raw_set(
-        "all",
-        lua.create_function(move |lua, ()| {
-            let ids = l
-                .with_state(|_, s| Ok(s.piece_ids().map(lua_piece).collect::<Vec<_>>()))
-                .map_err(|e| fail(lua, e))?;
-            lua.create_sequence_from(ids)
-        })?,
-    )?;
-    let l = Rc::clone(link);
-    t.raw_set(
-        "list",
-        lua.create_function(move |lua, filter: Option<Table>| list(lua, &l, filter))?,
-    )?;
+    t.raw_set("all", native::function(lua, link, &ALL)?)?;
+    t.raw_set("list", native::with_fields(lua, link, &LIST, &FILTER)?)?;
     let l = Rc::clone(link);
     t.raw_set(
         "get",
@@ -44,6 +31,49 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<()> {
     )?;
     lua.globals().raw_set("pieces", t)
 }
+
+/// Every piece, in id order.
+static ALL: Native = Native {
+    name: "pieces.all",
+    call: |link, _, out| {
+        link.with_state(|_, s| {
+            out.ints(s.piece_ids().map(lua_piece));
+            Ok(())
+        })
+    },
+};
+
+/// The fields of `pieces.list`'s filter, in the order [`LIST`] reads them.
+const FILTER: [&str; 4] = ["owner", "kind", "at", "on_board"];
+
+/// The pieces matching every field given (`owner`, `kind`, `at`,
+/// `on_board`), in id order. The filter is read raw (its metatable is not
+/// consulted): it is data, not an object.
+static LIST: Native = Native {
+    name: "pieces.list",
+    call: |link, a, out| {
+        if !a.is_nil(1) && a.type_name(1) != "table" {
+            return Err(a.bad(1, "table or nil"));
+        }
+        let owner = a.field_str(1, 0, FILTER[0])?;
+        let kind = a.field_str(1, 1, FILTER[1])?;
+        let at = a.field_str(1, 2, FILTER[2])?;
+        let on_board = a.field_bool(1, 3);
+        link.with_state(|g, s| {
+            let owner = owner.map(|o| player_arg(g, o)).transpose()?;
+            let kind = kind.map(|k| kind_arg(g, k)).transpose()?;
+            let at = at.map(|a| location_arg(g, a)).transpose()?;
+            let keep = |p: &Piece| {
+                owner.is_none_or(|o| p.owner == Some(o))
+                    && kind.is_none_or(|k| p.kind == k)
+                    && at.is_none_or(|a| p.loc == a)
+                    && (!on_board || p.loc.space().is_some())
+            };
+            out.ints(s.piece_ids().filter(|&id| keep(s.piece(id))).map(lua_piece));
+            Ok(())
+        })
+    },
+};
 
 /// The pieces on a space, or in a pool.
 static AT: Native = Native {
@@ -220,35 +250,6 @@ static CREATE: Native = Native {
 
 /// Pieces matching a filter: `{owner=, kind=, at=, on_board=}`, all
 /// optional. The filter is read before the state is touched.
-fn list(lua: &Lua, link: &Link, filter: Option<Table>) -> mlua::Result<Table> {
-    let field = |k: &str| -> mlua::Result<Option<String>> {
-        filter.as_ref().map_or(Ok(None), |f| f.get(k))
-    };
-    let (owner, kind, at) = (field("owner")?, field("kind")?, field("at")?);
-    let on_board: bool = filter
-        .as_ref()
-        .map_or(Ok(None), |f| f.get("on_board"))?
-        .unwrap_or(false);
-    let ids = link
-        .with_state(|g, s| {
-            let owner = owner.map(|o| player_arg(g, &o)).transpose()?;
-            let kind = kind.map(|k| kind_arg(g, &k)).transpose()?;
-            let at = at.map(|a| location_arg(g, &a)).transpose()?;
-            let keep = |p: &Piece| {
-                owner.is_none_or(|o| p.owner == Some(o))
-                    && kind.is_none_or(|k| p.kind == k)
-                    && at.is_none_or(|a| p.loc == a)
-                    && (!on_board || p.loc.space().is_some())
-            };
-            Ok(s.piece_ids()
-                .filter(|&id| keep(s.piece(id)))
-                .map(lua_piece)
-                .collect::<Vec<_>>())
-        })
-        .map_err(|e| fail(lua, e))?;
-    lua.create_sequence_from(ids)
-}
-
 /// One piece as a table: id, kind, owner, at, on_board, public (face shown
 /// to all), attrs. Scripts see every face: hiding is for views, not rules.
 fn get(lua: &Lua, link: &Link, id: i64) -> mlua::Result<Table> {
