@@ -12,6 +12,7 @@ use crate::kernel::game::{Game, ScriptRef};
 use crate::kernel::piece::{PieceId, PlayerId};
 use crate::kernel::scripts::{RulesError, ScriptCounts, Scripts, Step};
 use crate::kernel::state::GameState;
+use crate::script::api::link::NameRefs;
 use crate::script::api::{self, Api, Link};
 use crate::script::coverage::RuleCalls;
 use crate::script::error::ScriptError;
@@ -227,7 +228,11 @@ impl LuaRules {
             .iter()
             .map(|table| table.iter().map(RegistryKey::id).collect())
             .collect();
-        self.link.attach(Rc::clone(game), ids);
+        let names = self
+            .sandbox
+            .call(|lua| NameKeys::new(lua, game))
+            .map_err(|e| fail(format!("cannot expose the game's names to Lua: {e}")))?;
+        self.link.attach(Rc::clone(game), ids, names.refs());
         if self.calls.is_some() {
             self.link.count_rows(game);
         }
@@ -242,7 +247,7 @@ impl LuaRules {
         let named = self.find_named(game, place)?;
         self.named
             .set(Named {
-                _rows: rows.into_iter().flatten().collect(),
+                _rows: rows.into_iter().flatten().chain(names.keys()).collect(),
                 ..named
             })
             .ok();
@@ -380,6 +385,47 @@ pub fn option_owner(number: u32, id: &str) -> String {
 
 /// Registry slots for the rows of every dice table, so `dice.on` returns
 /// the row tables scripts know from `tables` without building new ones.
+/// The game's names as Lua strings in the registry (see `NameRefs`).
+struct NameKeys {
+    kinds: Vec<RegistryKey>,
+    players: Vec<RegistryKey>,
+    spaces: Vec<RegistryKey>,
+    pools: Vec<RegistryKey>,
+}
+
+impl NameKeys {
+    fn new(lua: &Lua, game: &Game) -> mlua::Result<NameKeys> {
+        let keys = |names: &mut dyn Iterator<Item = &str>| -> mlua::Result<Vec<RegistryKey>> {
+            names
+                .map(|n| lua.create_registry_value(lua.create_string(n)?))
+                .collect()
+        };
+        Ok(NameKeys {
+            kinds: keys(&mut game.kinds.iter().map(|k| k.name.as_str()))?,
+            players: keys(&mut game.players.iter().map(|p| p.id.as_str()))?,
+            spaces: keys(&mut game.board.ids().map(|s| game.board.name(s)))?,
+            pools: keys(&mut game.pools.iter().map(String::as_str))?,
+        })
+    }
+
+    fn refs(&self) -> NameRefs {
+        let ids = |keys: &[RegistryKey]| keys.iter().map(RegistryKey::id).collect();
+        NameRefs {
+            kinds: ids(&self.kinds),
+            players: ids(&self.players),
+            spaces: ids(&self.spaces),
+            pools: ids(&self.pools),
+        }
+    }
+
+    /// The keys, to keep for as long as the link may push them.
+    fn keys(self) -> impl Iterator<Item = RegistryKey> {
+        [self.kinds, self.players, self.spaces, self.pools]
+            .into_iter()
+            .flatten()
+    }
+}
+
 fn row_keys(lua: &Lua, game: &Game, tables: &Value) -> mlua::Result<Vec<Vec<RegistryKey>>> {
     let Value::Table(tables) = tables else {
         return Ok(Vec::new());

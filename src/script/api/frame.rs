@@ -102,10 +102,10 @@ static FRAME_INDEX: Native = Native {
                 out.registry(link.frame_slots().0);
                 Ok(())
             }
-            "player" | "step" => with_frame(link, |g, s, depth| {
+            "player" | "step" => with_frame(link, |_, s, depth| {
                 let f = frame_at(s, depth);
                 match key {
-                    "player" => out.str(g.player_id(f.player)),
+                    "player" => out.registry(link.player_name(f.player)),
                     _ => out.int(i64::from(f.step)),
                 }
                 Ok(())

@@ -55,8 +55,8 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<Function> {
 static FIRST_PLAYER: Native = Native {
     name: "game.first_player",
     call: |link, _, out| {
-        link.with_state(|g, s| {
-            out.str(g.player_id(s.first_player));
+        link.with_state(|_, s| {
+            out.registry(link.player_name(s.first_player));
             Ok(())
         })
     },
@@ -66,7 +66,7 @@ static NEXT_PLAYER: Native = Native {
     name: "game.next_player",
     call: |link, a, out| {
         let g = link.game()?;
-        out.str(g.player_id(g.next_player(player_arg(g, a.str(1)?)?)));
+        out.registry(link.player_name(g.next_player(player_arg(g, a.str(1)?)?)));
         Ok(())
     },
 };
@@ -74,9 +74,9 @@ static NEXT_PLAYER: Native = Native {
 static CURRENT_PLAYER: Native = Native {
     name: "game.current_player",
     call: |link, _, out| {
-        link.with_state(|g, s| {
+        link.with_state(|_, s| {
             match s.stack.last() {
-                Some(f) => out.str(g.player_id(f.player)),
+                Some(f) => out.registry(link.player_name(f.player)),
                 None => out.nil(),
             }
             Ok(())

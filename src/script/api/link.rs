@@ -12,6 +12,7 @@
 use super::native::{ApiError, Out};
 use crate::kernel::dice::DiceExpr;
 use crate::kernel::game::Game;
+use crate::kernel::piece::{KindId, Location, PlayerId};
 use crate::kernel::state::GameState;
 use crate::kernel::value::NameHasher;
 use std::cell::{Cell, OnceCell, RefCell, UnsafeCell};
@@ -24,6 +25,18 @@ use std::rc::Rc;
 /// Bounded, so a script inventing new texts cannot grow it without end.
 const DICE_CACHE: usize = 256;
 
+/// Registry references of the names natives return most (kinds, players,
+/// spaces, pools), made once as Lua strings: pushing one is a registry read,
+/// where pushing text would hash it and look it up in Lua's string table
+/// every time.
+#[derive(Default)]
+pub struct NameRefs {
+    pub kinds: Vec<c_int>,
+    pub players: Vec<c_int>,
+    pub spaces: Vec<c_int>,
+    pub pools: Vec<c_int>,
+}
+
 pub struct Link {
     game: OnceCell<Rc<Game>>,
     state: Cell<*mut GameState>,
@@ -34,6 +47,8 @@ pub struct Link {
     dice: RefCell<HashMap<Box<str>, DiceExpr, BuildHasherDefault<NameHasher>>>,
     /// Registry references of each dice table's rows, by table index.
     rows: OnceCell<Vec<Vec<c_int>>>,
+    /// Registry references of the game's names as Lua strings.
+    names: OnceCell<NameRefs>,
     /// Registry references of `frame.ctx` and its `pairs` iterator.
     frame_slots: Cell<(c_int, c_int)>,
     /// The stamp (see `GameState::vars_stamp`) of the state whose game
@@ -58,6 +73,7 @@ impl Link {
             frame: Cell::new(None),
             dice: RefCell::new(HashMap::default()),
             rows: OnceCell::new(),
+            names: OnceCell::new(),
             frame_slots: Cell::new((0, 0)),
             cached: Cell::new(None),
             data_limit,
@@ -68,9 +84,32 @@ impl Link {
     }
 
     /// Hands the compiled game to the API (once, when the package is ready).
-    pub fn attach(&self, game: Rc<Game>, rows: Vec<Vec<c_int>>) {
+    pub fn attach(&self, game: Rc<Game>, rows: Vec<Vec<c_int>>, names: NameRefs) {
         self.game.set(game).ok();
         self.rows.set(rows).ok();
+        self.names.set(names).ok();
+    }
+
+    fn names(&self) -> &NameRefs {
+        self.names.get().expect("names are set with the game")
+    }
+
+    /// The registry reference of a piece kind's name.
+    pub fn kind_name(&self, kind: KindId) -> c_int {
+        self.names().kinds[usize::from(kind.0)]
+    }
+
+    /// The registry reference of a player's id.
+    pub fn player_name(&self, player: PlayerId) -> c_int {
+        self.names().players[usize::from(player.0)]
+    }
+
+    /// The registry reference of a space's or a pool's name.
+    pub fn place_name(&self, place: Location) -> c_int {
+        match place {
+            Location::Space(s) => self.names().spaces[usize::from(s.0)],
+            Location::Pool(p) => self.names().pools[usize::from(p.0)],
+        }
     }
 
     /// Counts the rows `dice.on` reads from now on (coverage).
