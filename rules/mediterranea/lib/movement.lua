@@ -1,8 +1,8 @@
 -- [7] Movement: the moving nation's armies move one at a time, each once a
 -- movement phase, with three movement points. A decision is one army's
--- move, "AREA > AREA", or "end movement"; when the area entered last before
--- the destination could differ (it is where an attacker retreats [8.3.5]),
--- the choice names it: "AREA > AREA (from AREA)".
+-- move, "AREA > AREA", or "end movement". An army takes the way that leaves
+-- it the most points; the area it enters last on that way is where it would
+-- retreat to as an attacker [8.3.5].
 local nations = require("lib.nations")
 local armies = require("lib.armies")
 local sequence = require("lib.sequence")
@@ -75,32 +75,31 @@ local function cost(s, from, edge, left)
   return land_cost(s, to, left)
 end
 
--- Every area an army may reach from `origin`, each with the set of areas
--- it may have entered just before it.
+-- Every area an army may reach from `origin`, each with the area it
+-- enters just before it on the way that leaves it the most points (the
+-- first such way in board order): where it would retreat to as an
+-- attacker [8.3.5].
 function M.reach(s, origin)
   local points = tables.movement.points
-  local seen, queue, head, before = {}, { { origin, points } }, 1, {}
-  seen[origin .. "|" .. points] = true
+  local best, before = { [origin] = points }, {}
+  local queue, head = { origin }, 1
   while queue[head] do
-    local area, left = queue[head][1], queue[head][2]
+    local area = queue[head]
     head = head + 1
+    local left = best[area]
     for _, edge in ipairs(map.edges(area)) do
       local c = cost(s, area, edge, left)
-      if c and c <= left then
-        local to, rest = edge.to, left - c
-        if to ~= origin then
-          local set = before[to] or {}
-          before[to] = set
-          set[area] = true
-        end
-        local key = to .. "|" .. rest
-        if rest > 0 and not seen[key] then
-          seen[key] = true
-          queue[#queue + 1] = { to, rest }
+      local to = edge.to
+      if c and c <= left and (best[to] == nil or best[to] < left - c) then
+        best[to] = left - c
+        before[to] = area
+        if left - c > 0 then
+          queue[#queue + 1] = to
         end
       end
     end
   end
+  before[origin] = nil
   return before
 end
 
@@ -138,19 +137,8 @@ function M.run(frame)
     if may_depart(s, area) then
       local before = M.reach(s, area)
       for _, to in ipairs(map.areas) do
-        local set = before[to]
-        if set then
-          local list = {}
-          for p in pairs(set) do
-            list[#list + 1] = p
-          end
-          if #list == 1 then
-            choices[#choices + 1] = area .. " > " .. to
-          else
-            for _, p in ipairs(map.sort(list)) do
-              choices[#choices + 1] = area .. " > " .. to .. " (from " .. p .. ")"
-            end
-          end
+        if before[to] then
+          choices[#choices + 1] = area .. " > " .. to
         end
       end
     end
@@ -179,11 +167,8 @@ function M.choose(frame, choice)
     return
   end
   local nation = frame.ctx.nation
-  local from, to, before = choice:match("^(.-) > (.-) %(from (.-)%)$")
-  if from == nil then
-    from, to = choice:match("^(.-) > (.-)$")
-    before = next(M.reach(situation(nation), from)[to])
-  end
+  local from, to = choice:match("^(.-) > (.-)$")
+  local before = M.reach(situation(nation), from)[to]
   if game.narrating() then
     game.logf("%s army: %s > %s.", nation, from, to)
   end
