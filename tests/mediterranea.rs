@@ -488,10 +488,21 @@ fn population_points_and_the_overflow_6_4_6_1() {
 
 // ------------------------------------------------------------ [7] movement
 
-/// The destinations offered to the armies of one area.
+/// The destinations offered to the armies of one area: the area is chosen
+/// on a copy of the game, and its "AREA > DEST" choices read.
 fn moves_from(m: &Med, area: &str) -> Vec<String> {
+    let Some(i) = m.choices().iter().position(|c| c == area) else {
+        return vec![];
+    };
+    let mut state = m.state.clone();
+    m.engine
+        .apply(&mut state, Action::Choice(i as u32))
+        .expect("the area is chosen");
     let prefix = format!("{area} > ");
-    m.choices()
+    state
+        .stack
+        .last()
+        .map_or(vec![], |f| f.choices.clone())
         .into_iter()
         .filter_map(|c| c.strip_prefix(&prefix).map(String::from))
         .collect()
@@ -596,6 +607,7 @@ fn a_settled_sole_occupier_may_not_leave_7_2_4() {
     assert!(moves_from(&m, "Neustria").is_empty());
     assert!(!moves_from(&m, "Austrasia").is_empty());
     // Once one leaves, the other is alone and stays.
+    m.choose("Austrasia", &[]);
     m.choose("Austrasia > Frisia", &[]);
     assert!(moves_from(&m, "Austrasia").is_empty());
     // Each army moves once [7.1].
@@ -787,6 +799,43 @@ fn overpopulation_removes_what_is_not_supported_9() {
     m.begin("overpopulation", "yellow", &[("nation", "Slavs")]);
     assert_eq!(m.count("Slavs", "Sarmatia"), 2);
     assert_eq!(m.count("Slavs", "Dacia"), 1);
+}
+
+#[test]
+fn raiders_at_sea_need_no_support_9_3() {
+    // Five Norse at sea after a raid and one in Frisia: support 2 + 2; only
+    // the army in Frisia needs it.
+    let setup = |raided: bool| {
+        let mut m = Med::empty("mediterranea", 10);
+        let sea = m.put("Norsemen", "North Sea", 5);
+        if raided {
+            for id in sea {
+                m.state.set_piece_attr(id, "raided", Some(Value::Int(1)));
+            }
+        }
+        m.put("Norsemen", "Frisia", 1);
+        m.begin("overpopulation", "orange", &[("nation", "Norsemen")]);
+        m
+    };
+    assert_eq!(setup(true).count("Norsemen", "North Sea"), 5);
+    // Without the raid, 6 armies need support for 4: two leave the sea.
+    assert_eq!(setup(false).count("Norsemen", "North Sea"), 3);
+}
+
+#[test]
+fn an_army_may_hold_and_each_moves_once_7_1() {
+    let mut m = Med::empty("mediterranea", 9);
+    m.put("Avars", "Hungary", 2);
+    m.begin("movement", "yellow", &[("nation", "Avars")]);
+    assert_eq!(m.choices(), vec!["Hungary", "end movement"]);
+    m.choose("Hungary", &[]);
+    m.choose("Hungary holds", &[]);
+    m.choose("Hungary", &[]);
+    m.choose("Hungary > Dacia", &[]);
+    // Both armies have had their move: the phase is over.
+    assert_eq!(m.count("Avars", "Dacia"), 1);
+    assert_eq!(m.count("Avars", "Hungary"), 1);
+    assert!(m.state.result.is_some());
 }
 
 // ------------------------------------------------------ [10], [11] victory

@@ -10,6 +10,7 @@ local movement = require("lib.movement")
 local combat = require("lib.combat")
 local overpopulation = require("lib.overpopulation")
 local victory = require("lib.victory")
+local status = require("lib.status")
 
 -- At load time: each nation's faction and leaders, from the pieces.
 function configure(data)
@@ -30,6 +31,10 @@ phases.combat_order = { run = combat.order_run, choose = combat.order_choose }
 phases.combat_choice = { run = combat.choice_run, choose = combat.choice_choose }
 phases.battle = { run = combat.battle_run, choose = combat.battle_choose }
 phases.overpopulation = { run = overpopulation.run, choose = overpopulation.choose }
+
+function rules.status()
+  return status.text()
+end
 
 -- The bots' heuristic (not a rule): the faction's net victory score so far,
 -- plus a little for each army on the map (armies hold the areas that score).

@@ -1,8 +1,8 @@
 -- [7] Movement: the moving nation's armies move one at a time, each once a
--- movement phase, with three movement points. A decision is one army's
--- move, "AREA > AREA", or "end movement". An army takes the way that leaves
--- it the most points; the area it enters last on that way is where it would
--- retreat to as an attacker [8.3.5].
+-- movement phase, with three movement points. A move is two decisions:
+-- the area an army leaves, then its destination. An army takes the way
+-- that leaves it the most points; the area it enters last on that way is
+-- where it would retreat to as an attacker [8.3.5].
 local nations = require("lib.nations")
 local armies = require("lib.armies")
 local sequence = require("lib.sequence")
@@ -11,6 +11,7 @@ local get = vars.get
 local M = {}
 
 M.END = "end movement"
+M.HOLDS = " holds"
 
 -- What the cost rules read, taken once when an army begins to move
 -- [7.2.1.1]: the census, the nation's ships this turn, and next turn.
@@ -124,23 +125,47 @@ local function movers(nation)
   return map.sort(areas), by_area
 end
 
--- The decisions of the movement phase.
+-- Whether an army in the area has anywhere to go (one edge it may cross).
+local function may_move(s, area)
+  if not may_depart(s, area) then
+    return false
+  end
+  local points = tables.movement.points
+  for _, edge in ipairs(map.edges(area)) do
+    local c = cost(s, area, edge, points)
+    if c and c <= points then
+      return true
+    end
+  end
+  return false
+end
+
+-- The decisions of the movement phase, in two steps: which area an army
+-- moves from ("AREA", or "end movement"), then where it goes ("AREA >
+-- AREA", or "AREA holds": that army stays). ctx.from holds the first.
 function M.run(frame)
-  local nation = frame.ctx.nation
-  local areas = movers(nation)
-  if frame.ctx.ended or #areas == 0 then
+  local ctx = frame.ctx
+  local nation = ctx.nation
+  if ctx.ended then
     return nil
   end
   local s = situation(nation)
-  local choices = {}
-  for _, area in ipairs(areas) do
-    if may_depart(s, area) then
-      local before = M.reach(s, area)
-      for _, to in ipairs(map.areas) do
-        if before[to] then
-          choices[#choices + 1] = area .. " > " .. to
-        end
+  local from = ctx.from
+  if from then
+    local before = M.reach(s, from)
+    local choices = {}
+    for _, to in ipairs(map.areas) do
+      if before[to] then
+        choices[#choices + 1] = from .. " > " .. to
       end
+    end
+    choices[#choices + 1] = from .. M.HOLDS
+    return choices
+  end
+  local choices = {}
+  for _, area in ipairs((movers(nation))) do
+    if may_move(s, area) then
+      choices[#choices + 1] = area
     end
   end
   if #choices == 0 then
@@ -162,11 +187,24 @@ function M.move(nation, from, to, before)
 end
 
 function M.choose(frame, choice)
+  local ctx = frame.ctx
+  local nation = ctx.nation
   if choice == M.END then
-    frame.ctx.ended = true
+    ctx.ended = true
+    return
+  elseif ctx.from == nil then
+    ctx.from = choice
     return
   end
-  local nation = frame.ctx.nation
+  ctx.from = nil
+  if choice:sub(-#M.HOLDS) == M.HOLDS then
+    -- The army stays: it has had its move [7.1].
+    local area = choice:sub(1, -#M.HOLDS - 1)
+    local _, by_area = movers(nation)
+    pieces.set_attr(by_area[area], "from", area)
+    pieces.set_attr(by_area[area], "moved", armies.pulse())
+    return
+  end
   local from, to = choice:match("^(.-) > (.-)$")
   local before = M.reach(situation(nation), from)[to]
   if game.narrating() then

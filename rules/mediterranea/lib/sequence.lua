@@ -134,6 +134,7 @@ function M.nation_turn(frame)
   if step == BEGIN then
     if pulse == 1 then
       vars.add("nation_turn", 1)
+      set("moving", nation)
       -- [5.1] Change of migrant/settled status.
       local status = nations.status_change(nation, turn)
       if status then
