@@ -213,7 +213,9 @@ fn play_out(m: &mut Med) -> usize {
     let mut plies = 0;
     while m.state.result.is_none() {
         m.engine.legal_actions(&m.state, &mut actions);
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let a = actions[(x >> 33) as usize % actions.len()];
         m.engine.apply(&mut m.state, a).expect("the rules run");
         plies += 1;
@@ -257,7 +259,11 @@ fn the_map_has_every_named_area_and_coordinates() {
                   if e.to == 'Morocco' then return e.kind end end end)()";
     assert_eq!(m.lua(strait), "\"strait\"");
     assert_eq!(m.lua("pieces.kind(1)"), "\"Romans\"");
-    assert_eq!(m.lua("pieces.place(1)"), "\"Provence\"", "the first Roman area in board order");
+    assert_eq!(
+        m.lua("pieces.place(1)"),
+        "\"Provence\"",
+        "the first Roman area in board order"
+    );
 }
 
 // ------------------------------------------------------------- [3] setup
@@ -325,7 +331,11 @@ fn status_changes_at_the_start_of_the_nation_turn_5_1() {
     let mut m = Med::empty("mediterranea", 3);
     m.put("Visigoths", "Aquitaine", 1);
     assert_eq!(m.lua("vars.get('status:Visigoths')"), "\"nomadic\"");
-    m.begin("nation_turn", "orange", &[("nation", "Visigoths"), ("pulse", "1")]);
+    m.begin(
+        "nation_turn",
+        "orange",
+        &[("nation", "Visigoths"), ("pulse", "1")],
+    );
     assert_eq!(m.lua("vars.get('status:Visigoths')"), "\"settled\"");
 }
 
@@ -335,10 +345,18 @@ fn leaders_are_placed_and_p_leaders_leave_5_5_5_7() {
     let mut m = Med::empty("mediterranea", 3);
     m.put("Huns", "Scythia", 1);
     m.set("pop:Huns", 0);
-    m.begin("nation_turn", "yellow", &[("nation", "Huns"), ("pulse", "1")]);
+    m.begin(
+        "nation_turn",
+        "yellow",
+        &[("nation", "Huns"), ("pulse", "1")],
+    );
     // The arrival is automatic (one area); the first decision is movement.
     assert_eq!(m.count("Huns", "Hungary"), 3);
-    assert!(m.choices().contains(&"end movement".to_string()), "{:?}", m.choices());
+    assert!(
+        m.choices().contains(&"end movement".to_string()),
+        "{:?}",
+        m.choices()
+    );
     m.choose("end movement", &[]);
     // Two areas hold Huns: the Hun player places Attila.
     assert_eq!(m.to_move(), "yellow");
@@ -346,19 +364,34 @@ fn leaders_are_placed_and_p_leaders_leave_5_5_5_7() {
     // No combat, no overpopulation: the nation-turn ends; Attila is gone.
     assert!(m.state.result.is_some());
     assert_eq!(m.on_map("Attila"), 0);
-    assert_eq!(m.lua("pieces.list{kind='Attila', at='eliminated'}[1] ~= nil"), "true");
+    assert_eq!(
+        m.lua("pieces.list{kind='Attila', at='eliminated'}[1] ~= nil"),
+        "true"
+    );
 }
 
 #[test]
 fn leaders_without_p_stay_until_their_next_nation_turn_5_2() {
     let mut m = Med::empty("mediterranea", 3);
     m.put("Gauls", "Austrasia", 2);
-    m.begin("nation_turn", "white", &[("nation", "Gauls"), ("pulse", "1")]);
+    m.begin(
+        "nation_turn",
+        "white",
+        &[("nation", "Gauls"), ("pulse", "1")],
+    );
     m.choose("end movement", &[]);
     assert_eq!(m.count("Aetius", "Austrasia"), 1, "Aetius stays on the map");
     m.set("turn", 4);
-    m.begin("nation_turn", "white", &[("nation", "Gauls"), ("pulse", "1")]);
-    assert_eq!(m.on_map("Aetius"), 0, "removed at the next Gaul nation-turn");
+    m.begin(
+        "nation_turn",
+        "white",
+        &[("nation", "Gauls"), ("pulse", "1")],
+    );
+    assert_eq!(
+        m.on_map("Aetius"),
+        0,
+        "removed at the next Gaul nation-turn"
+    );
 }
 
 #[test]
@@ -368,7 +401,11 @@ fn double_move_and_narses_in_the_second_pulse_5_8() {
     m.put("Byzantines", "Greece", 1);
     // No population increase this time (0 + 2 + 2 points).
     m.set("pop:Byzantines", 0);
-    m.begin("nation_turn", "white", &[("nation", "Byzantines"), ("pulse", "1")]);
+    m.begin(
+        "nation_turn",
+        "white",
+        &[("nation", "Byzantines"), ("pulse", "1")],
+    );
     // First pulse: reinforcement (2 arrive in Constantinople), movement.
     assert_eq!(m.count("Byzantines", "Constantinople"), 3);
     m.choose("end movement", &[]);
@@ -376,7 +413,11 @@ fn double_move_and_narses_in_the_second_pulse_5_8() {
     // brings only its own arrivals (one to Rome or Apulia), then moves.
     assert_eq!(m.on_map("Narses"), 0);
     m.choose("Apulia", &[]);
-    assert!(m.choices().contains(&"end movement".to_string()), "{:?}", m.choices());
+    assert!(
+        m.choices().contains(&"end movement".to_string()),
+        "{:?}",
+        m.choices()
+    );
     // [5.8.1] no population increase in the second pulse.
     let pop = m.lua("vars.get('pop:Byzantines')");
     m.choose("end movement", &[]);
@@ -384,7 +425,11 @@ fn double_move_and_narses_in_the_second_pulse_5_8() {
     // Narses joins an army (the Byzantine player chooses where).
     assert_eq!(
         m.choices(),
-        vec!["Narses to Apulia", "Narses to Constantinople", "Narses to Greece"]
+        vec![
+            "Narses to Apulia",
+            "Narses to Constantinople",
+            "Narses to Greece"
+        ]
     );
     m.choose("Narses to Greece", &[]);
     // [5.7] after the second pulse, the P leader leaves.
@@ -401,7 +446,11 @@ fn the_faction_chooses_the_order_and_the_area_6_1_6_2() {
     let mut m = Med::empty("mediterranea", 3);
     m.put("Franks", "Frisia", 1);
     m.put("Franks", "Neustria", 1);
-    m.begin("nation_turn", "white", &[("nation", "Franks"), ("pulse", "1")]);
+    m.begin(
+        "nation_turn",
+        "white",
+        &[("nation", "Franks"), ("pulse", "1")],
+    );
     assert_eq!(
         m.choices(),
         vec!["arrivals first", "population increase first"]
@@ -428,7 +477,11 @@ fn precedence_decides_before_the_player_6_2() {
     m.put("Saxons", "Jutland", 1);
     m.put("Britons", "Wessex", 1);
     m.put("Britons", "Mercia", 1);
-    m.begin("nation_turn", "orange", &[("nation", "Saxons"), ("pulse", "1")]);
+    m.begin(
+        "nation_turn",
+        "orange",
+        &[("nation", "Saxons"), ("pulse", "1")],
+    );
     assert_eq!(m.count("Saxons", "Northumbria"), 2);
 }
 
@@ -440,7 +493,11 @@ fn removals_follow_precedence_and_the_named_chooser_6_3() {
     m.put("Bulgars", "Macedon", 2);
     m.put("Bulgars", "Moesia", 1);
     m.put("Bulgars", "Dacia", 2);
-    m.begin("nation_turn", "yellow", &[("nation", "Bulgars"), ("pulse", "1")]);
+    m.begin(
+        "nation_turn",
+        "yellow",
+        &[("nation", "Bulgars"), ("pulse", "1")],
+    );
     // Thrace is nearest (1 step): removed without a choice; then Macedon
     // and Moesia tie at 2 steps: the Byzantine (white) player chooses.
     assert_eq!(m.count("Bulgars", "Thrace"), 0);
@@ -456,7 +513,11 @@ fn removals_follow_precedence_and_the_named_chooser_6_3() {
 fn replacements_put_the_other_nation_in_the_area_6_3() {
     let mut m = Med::empty("mediterranea", 4);
     m.put("Alamanni", "Alamannia", 2);
-    m.begin("nation_turn", "orange", &[("nation", "Alamanni"), ("pulse", "1")]);
+    m.begin(
+        "nation_turn",
+        "orange",
+        &[("nation", "Alamanni"), ("pulse", "1")],
+    );
     assert_eq!(m.count("Alamanni", "Alamannia"), 0);
     assert_eq!(m.count("Franks", "Alamannia"), 2);
 }
@@ -471,7 +532,11 @@ fn population_points_and_the_overflow_6_4_6_1() {
     m.put("Khazars", "Armenia", 1);
     m.put("Arabs", "Armenia", 1);
     m.set_text("status:Khazars", "settled");
-    m.begin("nation_turn", "yellow", &[("nation", "Khazars"), ("pulse", "1")]);
+    m.begin(
+        "nation_turn",
+        "yellow",
+        &[("nation", "Khazars"), ("pulse", "1")],
+    );
     assert_eq!(m.choices(), vec!["Armenia", "Scythia", "Khazaria"]);
     m.choose("Scythia", &[]);
     assert_eq!(m.count("Khazars", "Scythia"), 2);
@@ -481,7 +546,11 @@ fn population_points_and_the_overflow_6_4_6_1() {
     m.put("Khazars", "Khazaria", 4);
     m.put("Khazars", "Scythia", 2);
     m.set("pop:Khazars", 5);
-    m.begin("nation_turn", "yellow", &[("nation", "Khazars"), ("pulse", "1")]);
+    m.begin(
+        "nation_turn",
+        "yellow",
+        &[("nation", "Khazars"), ("pulse", "1")],
+    );
     assert_eq!(m.on_map("Khazars"), 6);
     assert_eq!(m.lua("vars.get('pop:Khazars')"), "5");
 }
@@ -522,8 +591,15 @@ fn entering_land_costs_one_or_everything_7_2_1() {
     m.begin("movement", "orange", &[("nation", "Visigoths")]);
     let to = moves_from(&m, "Septimania");
     assert!(to.contains(&"Provence".to_string()));
-    assert!(to.contains(&"Armorica".to_string()), "through Aquitaine: {to:?}");
-    assert!(!to.iter().any(|t| t.contains("Sea") || t.contains("Mediterranean")), "no ships");
+    assert!(
+        to.contains(&"Armorica".to_string()),
+        "through Aquitaine: {to:?}"
+    );
+    assert!(
+        !to.iter()
+            .any(|t| t.contains("Sea") || t.contains("Mediterranean")),
+        "no ships"
+    );
     // Two Franks in Aquitaine: one half only; Aquitaine takes every point.
     let mut m = Med::empty("mediterranea", 9);
     m.put("Visigoths", "Septimania", 2);
@@ -551,7 +627,10 @@ fn crossing_arrows_and_seas_need_ships_7_2_1_3_7_2_2() {
     m.begin("movement", "orange", &[("nation", "Saxons")]);
     let to = moves_from(&m, "Wessex");
     assert!(to.contains(&"Neustria".to_string()));
-    assert!(!to.contains(&"Austrasia".to_string()), "nothing left after the arrow");
+    assert!(
+        !to.contains(&"Austrasia".to_string()),
+        "nothing left after the arrow"
+    );
     assert!(!to.contains(&"Channel".to_string()));
 }
 
@@ -639,7 +718,11 @@ fn coexistence_needs_both_unless_the_mover_was_there_first_8_2_2() {
     let v = m.put("Visigoths", "Austrasia", 1);
     m.moved(&v, "Aquitaine", "Neustria");
     m.put("Gauls", "Austrasia", 1);
-    m.begin("battle", "orange", &[("area", "Austrasia"), ("nation", "Visigoths")]);
+    m.begin(
+        "battle",
+        "orange",
+        &[("area", "Austrasia"), ("nation", "Visigoths")],
+    );
     assert_eq!(m.choices(), vec!["offer to coexist", "fight"]);
     m.choose("offer to coexist", &[]);
     assert_eq!(m.to_move(), "white", "the Gaul player answers");
@@ -651,7 +734,11 @@ fn coexistence_needs_both_unless_the_mover_was_there_first_8_2_2() {
     let mut m = Med::empty("mediterranea", 3);
     m.put("Visigoths", "Austrasia", 1);
     m.put("Gauls", "Austrasia", 1);
-    m.begin("battle", "orange", &[("area", "Austrasia"), ("nation", "Visigoths")]);
+    m.begin(
+        "battle",
+        "orange",
+        &[("area", "Austrasia"), ("nation", "Visigoths")],
+    );
     assert_eq!(m.to_move(), "orange");
     assert_eq!(m.choices(), vec!["coexist", "fight"]);
 }
@@ -667,7 +754,11 @@ fn the_catalaunian_plains_8_4() {
     let huns = m.put("Huns", "Austrasia", 3);
     m.moved(&huns, "Thuringia", "Thuringia");
     m.put("Attila", "Austrasia", 1);
-    m.begin("battle", "yellow", &[("area", "Austrasia"), ("nation", "Huns")]);
+    m.begin(
+        "battle",
+        "yellow",
+        &[("area", "Austrasia"), ("nation", "Huns")],
+    );
     // Three nations: no coexistence. The order: Hun, Hun, Hun, Visigoth, Gaul.
     // The first Hun chooses the Visigoth and misses (1 + 2 for Attila).
     assert_eq!(m.to_move(), "yellow");
@@ -712,13 +803,21 @@ fn leaders_add_two_here_one_next_door_8_2_3_1_8_2_3_2() {
     m.moved(&h, "Burgundy", "Burgundy");
     m.put("Attila", "Neustria", 1);
     // The Hun (entered last) rolls 3 + 2: a kill; the Gaul 4 + 1: a kill.
-    m.begin("battle", "yellow", &[("area", "Neustria"), ("nation", "Huns")]);
+    m.begin(
+        "battle",
+        "yellow",
+        &[("area", "Neustria"), ("nation", "Huns")],
+    );
     m.choose("fight", &[3, 4]);
     assert_eq!(m.count("Gauls", "Neustria"), 0);
     assert_eq!(m.count("Huns", "Neustria"), 0);
     // [8.2.8] Attila falls with the Huns' last army there.
     assert_eq!(m.on_map("Attila"), 0);
-    assert_eq!(m.vp("yellow"), 1, "the Hun card's kill award for a Gaul army");
+    assert_eq!(
+        m.vp("yellow"),
+        1,
+        "the Hun card's kill award for a Gaul army"
+    );
 }
 
 #[test]
@@ -730,8 +829,16 @@ fn constantinople_protects_byzantines_8_2_3_3() {
     // The Bulgar shoots first (entered last): 5 - 1 misses; the Byzantines
     // shoot back: a 1, then a 5 kills.
     m.state.rng.force([5, 1, 5]);
-    m.begin("battle", "yellow", &[("area", "Constantinople"), ("nation", "Bulgars")]);
-    assert_eq!(m.count("Byzantines", "Constantinople"), 2, "the Bulgar missed");
+    m.begin(
+        "battle",
+        "yellow",
+        &[("area", "Constantinople"), ("nation", "Bulgars")],
+    );
+    assert_eq!(
+        m.count("Byzantines", "Constantinople"),
+        2,
+        "the Bulgar missed"
+    );
     assert_eq!(m.count("Bulgars", "Constantinople"), 0);
     // The Bulgars' last army there fell: 1 kill point for the Byzantines.
     assert_eq!(m.vp("white"), 1);
@@ -746,7 +853,11 @@ fn raiders_go_home_after_one_round_8_2_5() {
     m.moved(&n, "North Sea", "North Sea");
     // Norse 6, 1; Franks 1, 1: one Frank dies, the raiders sail home.
     m.state.rng.force([6, 1, 1, 1]);
-    m.begin("battle", "orange", &[("area", "Frisia"), ("nation", "Norsemen")]);
+    m.begin(
+        "battle",
+        "orange",
+        &[("area", "Frisia"), ("nation", "Norsemen")],
+    );
     assert_eq!(m.count("Franks", "Frisia"), 1);
     assert_eq!(m.count("Norsemen", "North Sea"), 2);
     assert_eq!(m.count("Norsemen", "Frisia"), 0);
@@ -764,7 +875,11 @@ fn retreats_only_to_legal_areas_8_3() {
     m.put("Slavs", "Tuscany", 1);
     // Nobody hits in the first round.
     m.state.rng.force([1, 1, 1, 1]);
-    m.begin("battle", "white", &[("area", "Lombardy"), ("nation", "Franks")]);
+    m.begin(
+        "battle",
+        "white",
+        &[("area", "Lombardy"), ("nation", "Franks")],
+    );
     assert_eq!(m.to_move(), "white");
     assert_eq!(m.choices(), vec!["retreat to Provence", "hold"]);
     m.choose("hold", &[]);
@@ -783,7 +898,10 @@ fn retreats_only_to_legal_areas_8_3() {
     m.choose("retreat to Alamannia", &[]);
     assert_eq!(m.count("Lombards", "Alamannia"), 2);
     assert_eq!(m.count("Franks", "Lombardy"), 2);
-    assert!(m.state.result.is_some(), "every defender left: the combat is over");
+    assert!(
+        m.state.result.is_some(),
+        "every defender left: the combat is over"
+    );
 }
 
 // -------------------------------------------------------- [9] overpopulation
@@ -872,5 +990,9 @@ fn net_scores_subtract_the_targets_10_3() {
     };
     assert_eq!(score("white"), Some(3 - 147));
     assert_eq!(score("green"), Some(-194));
-    assert_eq!(m.engine.game.player_id(result.winner.unwrap()), "orange", "-118 is best");
+    assert_eq!(
+        m.engine.game.player_id(result.winner.unwrap()),
+        "orange",
+        "-118 is best"
+    );
 }

@@ -28,9 +28,16 @@ function M.census()
   return counts, totals
 end
 
--- The nation's armies in an area (ids, in id order).
+-- The nation's armies in an area (ids, in id order): read from the
+-- area's own pieces, which the kernel indexes.
 function M.at(nation, area)
-  return list { kind = nation, at = area }
+  local out = {}
+  for _, id in ipairs(pieces.at(area)) do
+    if kind_of(id) == nation then
+      out[#out + 1] = id
+    end
+  end
+  return out
 end
 
 -- Every army of the nation on the map.

@@ -13,26 +13,42 @@ local M = {}
 M.END = "end movement"
 M.HOLDS = " holds"
 
--- What the cost rules read, taken once when an army begins to move
--- [7.2.1.1]: the census, the nation's ships this turn, and next turn.
+-- What the cost rules read, taken when an army begins to move [7.2.1.1]:
+-- the armies in each area (counted when first needed, then kept), the
+-- nation's ships this turn, and next turn.
 local function situation(nation)
-  local counts, totals = armies.census()
   local turn = get("turn")
-  return {
+  local own, total = {}, {}
+  local s = {
     nation = nation,
-    counts = counts,
-    totals = totals,
     ships = nations.flag(nation, turn, "ships"),
     next_turn = turn + 1,
   }
+  -- The nation's armies and all armies in an area.
+  function s.count(area)
+    local t = total[area]
+    if t == nil then
+      local mine, all = 0, 0
+      for _, id in ipairs(pieces.at(area)) do
+        local kind = pieces.kind(id)
+        if not nations.is_leader(kind) then
+          all = all + 1
+          if kind == nation then
+            mine = mine + 1
+          end
+        end
+      end
+      own[area], total[area], t = mine, all, all
+    end
+    return own[area], t
+  end
+  return s
 end
 
 -- [7.2.1.1], [7.2.1.2] The cost of entering a land area with `left` points.
 local function land_cost(s, area, left)
   local share = tables.movement.share
-  local here = s.counts[area]
-  local own = here and here[s.nation] or 0
-  local total = s.totals[area] or 0
+  local own, total = s.count(area)
   if own * share[2] >= total * share[1] then
     return 1
   end
@@ -55,8 +71,8 @@ local function cost(s, from, edge, left)
     end
     if kind == "guarded_strait" then
       for _, strait in ipairs(tables.guarded_straits) do
-        local here = s.counts[strait.guard]
-        if here and not here[s.nation] then
+        local own, total = s.count(strait.guard)
+        if total > 0 and own == 0 then
           return nil
         end
       end
@@ -107,7 +123,11 @@ end
 -- [7.2.4] Whether an army may leave its area: a settled army that is the
 -- only army there may not.
 local function may_depart(s, area)
-  return sequence.status(s.nation) ~= "settled" or not map.is_land(area) or (s.totals[area] or 0) > 1
+  if sequence.status(s.nation) ~= "settled" or not map.is_land(area) then
+    return true
+  end
+  local _, total = s.count(area)
+  return total > 1
 end
 
 -- The armies of the nation that may still move, by area.

@@ -19,7 +19,8 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<()> {
         lua,
         link,
         &[
-            &AT, &KIND, &PLACE, &MOVE, &REMOVE, &REVEAL, &SEEN, &SET_KIND, &SET_OWNER, &ATTR, &SET_ATTR, &CREATE,
+            &AT, &KIND, &PLACE, &MOVE, &REMOVE, &REVEAL, &SEEN, &SET_KIND, &SET_OWNER, &ATTR,
+            &SET_ATTR, &CREATE,
         ],
     )?;
     let l = Rc::clone(link);
