@@ -43,11 +43,19 @@ function M.prepare()
     in_play[name] = keep
   end
   for _, name in ipairs(M.areas) do
+    local kept = {}
     for _, e in ipairs(edges[name]) do
       if e.kind == "coast" then
         coastal[name] = true
       end
+      -- Movement and retreats never cross into an area out of play; each
+      -- edge knows the kind of area it leads to.
+      if in_play[e.to] then
+        e.to_kind = kind[e.to]
+        kept[#kept + 1] = e
+      end
     end
+    edges[name] = kept
   end
   for _, name in ipairs(M.areas) do
     distance[name] = distances_from(name)
@@ -58,6 +66,7 @@ function M.kind(area) return kind[area] end
 function M.is_land(area) return kind[area] == "land" end
 function M.is_sea(area) return kind[area] == "sea" end
 function M.is_external(area) return kind[area] == "external" end
+-- The edges from an area into areas in play: `{to, kind, to_kind}`.
 function M.edges(area) return edges[area] end
 function M.coastal(area) return coastal[area] == true end
 function M.in_play(area) return in_play[area] == true end

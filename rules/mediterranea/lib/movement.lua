@@ -57,12 +57,8 @@ end
 
 -- The cost of crossing an edge into `to` with `left` points, or nil when
 -- it may not be crossed [7.2].
-local function cost(s, from, edge, left)
-  local to, kind = edge.to, edge.kind
-  if not map.in_play(to) then
-    return nil
-  end
-  local to_kind = map.kind(to)
+local function cost(s, edge, left)
+  local to, kind, to_kind = edge.to, edge.kind, edge.to_kind
   if to_kind == "sea" then
     -- [7.2.2] Only a nation with ships enters seas; the Constantinople
     -- strait only while its guard area is vacant or the nation's.
@@ -105,7 +101,7 @@ function M.reach(s, origin)
     head = head + 1
     local left = best[area]
     for _, edge in ipairs(map.edges(area)) do
-      local c = cost(s, area, edge, left)
+      local c = cost(s, edge, left)
       local to = edge.to
       if c and c <= left and (best[to] == nil or best[to] < left - c) then
         best[to] = left - c
@@ -152,7 +148,7 @@ local function may_move(s, area)
   end
   local points = tables.movement.points
   for _, edge in ipairs(map.edges(area)) do
-    local c = cost(s, area, edge, points)
+    local c = cost(s, edge, points)
     if c and c <= points then
       return true
     end
@@ -173,13 +169,18 @@ function M.run(frame)
   local from = ctx.from
   if from then
     local before = M.reach(s, from)
-    local choices = {}
+    local choices, ways = {}, { "" }
     for _, to in ipairs(map.areas) do
-      if before[to] then
+      local p = before[to]
+      if p then
         choices[#choices + 1] = from .. " > " .. to
+        ways[#ways + 1] = to .. "<" .. p
       end
     end
     choices[#choices + 1] = from .. M.HOLDS
+    -- The area entered last on each way, for the move chosen.
+    ways[#ways + 1] = ""
+    ctx.ways = table.concat(ways, "|")
     return choices
   end
   local choices = {}
@@ -217,6 +218,8 @@ function M.choose(frame, choice)
     return
   end
   ctx.from = nil
+  local ways = ctx.ways
+  ctx.ways = nil
   if choice:sub(-#M.HOLDS) == M.HOLDS then
     -- The army stays: it has had its move [7.1].
     local area = choice:sub(1, -#M.HOLDS - 1)
@@ -226,7 +229,8 @@ function M.choose(frame, choice)
     return
   end
   local from, to = choice:match("^(.-) > (.-)$")
-  local before = M.reach(situation(nation), from)[to]
+  local at = string.find(ways, "|" .. to .. "<", 1, true) + #to + 2
+  local before = string.sub(ways, at, string.find(ways, "|", at, true) - 1)
   if game.narrating() then
     game.logf("%s army: %s > %s.", nation, from, to)
   end
