@@ -523,6 +523,19 @@ fn replacements_put_the_other_nation_in_the_area_6_3() {
 }
 
 #[test]
+fn removals_may_keep_armies_6_3() {
+    // Visigoths on turn 8: all removed but one, farthest from Galicia first.
+    let mut m = Med::empty("mediterranea", 8);
+    m.put("Visigoths", "Galicia", 1);
+    m.put("Visigoths", "Aquitaine", 2);
+    m.put("Visigoths", "Tarraconensis", 1);
+    m.set("pop:Visigoths", 0);
+    m.begin("nation_turn", "orange", &[("nation", "Visigoths"), ("pulse", "1")]);
+    assert_eq!(m.on_map("Visigoths"), 1);
+    assert_eq!(m.count("Visigoths", "Galicia"), 1);
+}
+
+#[test]
 fn population_points_and_the_overflow_6_4_6_1() {
     // Khazars on turn 12 (nothing arrives): alone in Khazaria and Scythia,
     // shared in Armenia: 2 + 2 + 1 and 2 recorded = 7: one army, 1 left.
@@ -861,6 +874,26 @@ fn raiders_go_home_after_one_round_8_2_5() {
     assert_eq!(m.count("Franks", "Frisia"), 1);
     assert_eq!(m.count("Norsemen", "North Sea"), 2);
     assert_eq!(m.count("Norsemen", "Frisia"), 0);
+}
+
+#[test]
+fn raiders_who_wiped_out_the_defender_may_still_go_home_8_2_4() {
+    let mut m = Med::empty("mediterranea", 10);
+    m.put("Franks", "Frisia", 1);
+    let n = m.put("Norsemen", "Frisia", 2);
+    m.moved(&n, "North Sea", "North Sea");
+    // The Franks' army dies to the first Norse shot; the second Norse army
+    // has no one left to shoot at; the dead Frank still fires, and misses.
+    // The combat is over, and the raiders choose.
+    m.state.rng.force([6, 1]);
+    m.begin("battle", "orange", &[("area", "Frisia"), ("nation", "Norsemen")]);
+    assert_eq!(m.count("Franks", "Frisia"), 0);
+    assert_eq!(m.to_move(), "orange");
+    assert_eq!(m.choices(), vec!["raid home", "stay"]);
+    m.choose("stay", &[]);
+    assert_eq!(m.count("Norsemen", "Frisia"), 2);
+    // [8.2.8] the Norse card scores 1 for each Frank army killed.
+    assert_eq!(m.vp("orange"), 1);
 }
 
 #[test]
