@@ -8,6 +8,7 @@
 local nations = require("lib.nations")
 local armies = require("lib.armies")
 local victory = require("lib.victory")
+local retreat = require("lib.retreat")
 local map = require("lib.map")
 local get, set = vars.get, vars.set
 local M = {}
@@ -98,75 +99,6 @@ local function split(text)
 end
 local function contains(text, item)
   return text ~= nil and string.find("|" .. text .. "|", "|" .. item .. "|", 1, true) ~= nil
-end
-
--- [8.3.1]-[8.3.3] Whether a nation's army may retreat into an area.
-local function may_retreat_to(nation, area)
-  if not map.in_play(area) then
-    return false
-  end
-  if map.is_land(area) then
-    for _, other in ipairs(armies.nations_at(area)) do
-      if other ~= nation then
-        return false
-      end
-    end
-    return true
-  elseif map.is_external(area) then
-    return nations.receives_in(nation, get("turn") + 1, area)
-  end
-  return true
-end
-
--- [8.3.6] The areas a defending army may retreat to: adjacent land or
--- external areas.
-local function defender_areas(nation, area, into)
-  for _, to in ipairs(map.adjacent_land(area)) do
-    if may_retreat_to(nation, to) then
-      into[to] = true
-    end
-  end
-end
-
--- [8.3] The legal retreat areas of a nation in a combat: an area legal for
--- any of its armies is legal for all. `raid`: the raider retreat [8.3.4].
-function M.retreat_areas(nation, area, mover, raid)
-  local legal = {}
-  for _, id in ipairs(armies.at(nation, area)) do
-    local began = armies.began_in(id)
-    if nation == mover and began ~= area then
-      -- [8.3.4] raiders go back where they began; [8.3.5] attackers to the
-      -- area they entered last before the combat.
-      local to = raid and began or armies.came_from(id)
-      if to and may_retreat_to(nation, to) then
-        legal[to] = true
-      end
-    elseif not raid then
-      defender_areas(nation, area, legal)
-    end
-  end
-  local out = {}
-  for to in pairs(legal) do
-    out[#out + 1] = to
-  end
-  return map.sort(out)
-end
-
--- One army of the nation leaves the combat for `to`; the last one takes
--- the nation's leaders along [8.3].
-local function retreat_one(nation, area, to)
-  local list = armies.at(nation, area)
-  local id = list[#list]
-  if #list == 1 then
-    for _, leader in ipairs(armies.leaders_at(nation, area)) do
-      pieces.move(leader, to)
-    end
-  end
-  armies.enter(id, to)
-  if game.narrating() then
-    game.logf("A %s army retreats from %s to %s.", nation, area, to)
-  end
-  return id
 end
 
 -- [8.2.3] Whom an army of `shooter` may shoot at: any other nation still
@@ -287,24 +219,6 @@ local function finish(ctx)
   return nil
 end
 
--- [8.2.5] Raider retreat: surviving attackers go back where they began
--- their movement (where that is legal), marked as raiders [9.3].
-local function raid_home(ctx)
-  local mover, area = ctx.nation, ctx.area
-  for _, id in ipairs(armies.at(mover, area)) do
-    local began = armies.began_in(id)
-    if began ~= area and may_retreat_to(mover, began) then
-      if #armies.at(mover, area) == 1 then
-        for _, leader in ipairs(armies.leaders_at(mover, area)) do
-          pieces.move(leader, began)
-        end
-      end
-      armies.enter(id, began)
-      armies.mark_raid(id)
-    end
-  end
-end
-
 -- Whether the mover attacks as raiders this turn [8.2.5].
 local function raiders(ctx)
   return ctx.rounds and ctx.rounds > 0 and nations.flag(ctx.nation, get("turn"), "raiders")
@@ -329,7 +243,7 @@ function M.battle_run(frame)
       local present, count = armies.nations_at(area)
       if #present <= 1 or count[mover] == nil then
         -- [8.2.4] The combat is over; surviving raiders may still go home.
-        if count[mover] and raiders(ctx) and #M.retreat_areas(mover, area, mover, true) > 0 then
+        if count[mover] and raiders(ctx) and #retreat.areas(mover, area, mover, true) > 0 then
           ctx.stage = RAID_CHOICE
           frame.player = nations.faction(mover)
           return { "raid home", "stay" }
@@ -389,7 +303,7 @@ function M.battle_run(frame)
         ctx.stage = ROUND
       elseif raiders(ctx) then
         -- [8.2.5] Raiders go home and the combat ends.
-        raid_home(ctx)
+        retreat.raid_home(ctx.nation, ctx.area)
         return finish(ctx)
       else
         -- [8.2.6], [8.2.7] The attacker, then each defender, may retreat.
@@ -408,7 +322,7 @@ function M.battle_run(frame)
       local order = split(ctx.retreaters)
       while ctx.who <= #order do
         local nation = order[ctx.who]
-        local legal = #armies.at(nation, area) > 0 and M.retreat_areas(nation, area, mover, false) or {}
+        local legal = #armies.at(nation, area) > 0 and retreat.areas(nation, area, mover, false) or {}
         if #legal > 0 then
           local choices = {}
           for i, to in ipairs(legal) do
@@ -452,7 +366,7 @@ function M.battle_choose(frame, choice)
     M.shoot(ctx, pieces.kind(id), choice)
   elseif stage == RAID_CHOICE then
     if choice == "raid home" then
-      raid_home(ctx)
+      retreat.raid_home(ctx.nation, ctx.area)
     end
     ctx.stage = "over"
   elseif stage == RETREAT then
@@ -460,7 +374,7 @@ function M.battle_choose(frame, choice)
     if choice == "hold" then
       ctx.who = ctx.who + 1
     else
-      retreat_one(nation, ctx.area, choice:sub(#"retreat to " + 1))
+      retreat.one(nation, ctx.area, choice:sub(#"retreat to " + 1))
       if nation == ctx.nation and #armies.at(nation, ctx.area) == 0 then
         -- [8.2.6] Every attacking army retreated: the combat ends.
         ctx.stage = "over"
