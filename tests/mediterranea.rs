@@ -530,7 +530,11 @@ fn removals_may_keep_armies_6_3() {
     m.put("Visigoths", "Aquitaine", 2);
     m.put("Visigoths", "Tarraconensis", 1);
     m.set("pop:Visigoths", 0);
-    m.begin("nation_turn", "orange", &[("nation", "Visigoths"), ("pulse", "1")]);
+    m.begin(
+        "nation_turn",
+        "orange",
+        &[("nation", "Visigoths"), ("pulse", "1")],
+    );
     assert_eq!(m.on_map("Visigoths"), 1);
     assert_eq!(m.count("Visigoths", "Galicia"), 1);
 }
@@ -886,7 +890,11 @@ fn raiders_who_wiped_out_the_defender_may_still_go_home_8_2_4() {
     // has no one left to shoot at; the dead Frank still fires, and misses.
     // The combat is over, and the raiders choose.
     m.state.rng.force([6, 1]);
-    m.begin("battle", "orange", &[("area", "Frisia"), ("nation", "Norsemen")]);
+    m.begin(
+        "battle",
+        "orange",
+        &[("area", "Frisia"), ("nation", "Norsemen")],
+    );
     assert_eq!(m.count("Franks", "Frisia"), 0);
     assert_eq!(m.to_move(), "orange");
     assert_eq!(m.choices(), vec!["raid home", "stay"]);
