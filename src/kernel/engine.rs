@@ -13,6 +13,7 @@ use crate::kernel::piece::{EVERYONE, Location, Piece, PlayerId, player_bit};
 use crate::kernel::rng::GameRng;
 use crate::kernel::scripts::{RulesError, Scripts, Step};
 use crate::kernel::state::{Frame, GameState};
+use crate::kernel::value::Vars;
 use crate::kernel::{movement, placement};
 use std::cell::Cell;
 use std::rc::Rc;
@@ -328,6 +329,19 @@ impl Engine {
         phase: &str,
         player: PlayerId,
     ) -> Result<(), RulesError> {
+        self.begin_phase_with(state, phase, player, Vars::new())
+    }
+
+    /// [`Engine::begin_phase`] with the frame's context set, for a scripted
+    /// phase that reads its situation from `frame.ctx` (a combat in one
+    /// area, say): a test or a designer starts it in the middle of a turn.
+    pub fn begin_phase_with(
+        &self,
+        state: &mut GameState,
+        phase: &str,
+        player: PlayerId,
+        ctx: Vars,
+    ) -> Result<(), RulesError> {
         let index = self
             .game
             .phase_index(phase)
@@ -340,7 +354,9 @@ impl Engine {
             .iter()
             .position(|&p| p == index)
             .map_or(self.game.flow.len(), |i| i + 1) as u16;
-        state.stack.push(Frame::new(index, player));
+        let mut frame = Frame::new(index, player);
+        frame.ctx = ctx;
+        state.stack.push(frame);
         state.history.clear();
         state.history_floor = 0;
         self.advance(state)?;

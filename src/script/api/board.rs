@@ -14,7 +14,7 @@ type Reader = fn(&Lua, &Game, Option<String>, Option<String>) -> mlua::Result<ml
 
 pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<()> {
     let t = natives(lua, link, &[&RANK, &IN_ZONE])?;
-    let cold: [(&str, Reader); 6] = [
+    let cold: [(&str, Reader); 7] = [
         ("spaces", |lua, g, _, _| {
             let names = g.board.ids().map(|i| g.board.name(i));
             lua.create_sequence_from(names).map(mlua::Value::Table)
@@ -26,6 +26,10 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<()> {
             let id = space_arg(g, name.as_deref().unwrap_or_default()).map_err(|e| fail(lua, e))?;
             let names = g.board.neighbours(id).map(|n| g.board.name(n));
             lua.create_sequence_from(names).map(mlua::Value::Table)
+        }),
+        ("edges", |lua, g, name, _| {
+            let id = space_arg(g, name.as_deref().unwrap_or_default()).map_err(|e| fail(lua, e))?;
+            edges(lua, g, id).map(mlua::Value::Table)
         }),
         ("rows", |_, g, _, _| {
             Ok(g.board.grid_size().map_or(mlua::Value::Nil, |s| {
@@ -77,6 +81,20 @@ fn space(lua: &Lua, g: &Game, name: &str) -> mlua::Result<Table> {
     }
     t.raw_set("attrs", vars_to_table(lua, &s.attrs)?)?;
     Ok(t)
+}
+
+/// A space's edges as `{to, kind}` tables, in board order: the edge kind
+/// (a strait, a coast, a crossing arrow) is what an area map's movement
+/// rules are written in.
+fn edges(lua: &Lua, g: &Game, id: crate::kernel::board::SpaceId) -> mlua::Result<Table> {
+    let out = lua.create_table()?;
+    for (i, e) in g.board.edges(id).iter().enumerate() {
+        let t = lua.create_table()?;
+        t.raw_set("to", g.board.name(e.to))?;
+        t.raw_set("kind", g.board.edge_kinds()[usize::from(e.kind)].as_str())?;
+        out.raw_set(i + 1, t)?;
+    }
+    Ok(out)
 }
 
 fn zone_arg(g: &Game, name: &str) -> Result<usize, super::native::ApiError> {

@@ -19,7 +19,8 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<()> {
         lua,
         link,
         &[
-            &AT, &MOVE, &REMOVE, &REVEAL, &SEEN, &SET_KIND, &SET_OWNER, &ATTR, &SET_ATTR, &CREATE,
+            &AT, &KIND, &PLACE, &MOVE, &REMOVE, &REVEAL, &SEEN, &SET_KIND, &SET_OWNER, &ATTR,
+            &SET_ATTR, &CREATE,
         ],
     )?;
     t.raw_set("all", native::function(lua, link, &ALL)?)?;
@@ -89,6 +90,31 @@ static AT: Native = Native {
                         .map(lua_piece),
                 ),
             }
+            Ok(())
+        })
+    },
+};
+
+/// A piece's kind by name: the one field a rule reads most, without the
+/// table `pieces.get` builds.
+static KIND: Native = Native {
+    name: "pieces.kind",
+    call: |link, a, out| {
+        let id = a.int(1)?;
+        link.with_state(|g, s| {
+            out.str(&g.kind(s.piece(piece_arg(s, id)?).kind).name);
+            Ok(())
+        })
+    },
+};
+
+/// Where a piece is: a space's or a pool's name (as `pieces.get(id).at`).
+static PLACE: Native = Native {
+    name: "pieces.place",
+    call: |link, a, out| {
+        let id = a.int(1)?;
+        link.with_state(|g, s| {
+            out.str(location_name(g, s.piece(piece_arg(s, id)?).loc));
             Ok(())
         })
     },

@@ -1,0 +1,137 @@
+-- Armies on the map: who is where, in what order they came, and the small
+-- marks the rules need (the area an army began its movement in [8.3.4], the
+-- area it entered before [8.3.5], whether it raided [9.3]). Everything lives
+-- in the kernel: piece attributes and game variables.
+local nations = require("lib.nations")
+local map = require("lib.map")
+local M = {}
+local list, kind_of, place, attr, set_attr = pieces.list, pieces.kind, pieces.place, pieces.attr, pieces.set_attr
+local get, add = vars.get, vars.add
+
+-- Every army on the map as counts: `counts[area][nation]`, and the number
+-- of armies per area in `totals[area]`. Leaders are not armies.
+function M.census()
+  local counts, totals = {}, {}
+  for _, id in ipairs(list { on_board = true }) do
+    local nation = kind_of(id)
+    if not nations.is_leader(nation) then
+      local area = place(id)
+      local here = counts[area]
+      if here == nil then
+        here = {}
+        counts[area] = here
+      end
+      here[nation] = (here[nation] or 0) + 1
+      totals[area] = (totals[area] or 0) + 1
+    end
+  end
+  return counts, totals
+end
+
+-- The nation's armies in an area (ids, in id order): read from the
+-- area's own pieces, which the kernel indexes.
+function M.at(nation, area)
+  local out = {}
+  for _, id in ipairs(pieces.at(area)) do
+    if kind_of(id) == nation then
+      out[#out + 1] = id
+    end
+  end
+  return out
+end
+
+-- Every army of the nation on the map.
+function M.on_map(nation)
+  return list { kind = nation, on_board = true }
+end
+
+-- The areas holding armies of the nation, in board order, with how many.
+function M.areas_of(nation)
+  local count, out = {}, {}
+  for _, id in ipairs(list { kind = nation, on_board = true }) do
+    local area = place(id)
+    if count[area] == nil then
+      out[#out + 1] = area
+      count[area] = 0
+    end
+    count[area] = count[area] + 1
+  end
+  return map.sort(out), count
+end
+
+-- The nations with armies in an area, in turn order, and their counts.
+function M.nations_at(area)
+  local count, out = {}, {}
+  for _, id in ipairs(pieces.at(area)) do
+    local nation = kind_of(id)
+    if not nations.is_leader(nation) then
+      count[nation] = (count[nation] or 0) + 1
+    end
+  end
+  for _, nation in ipairs(nations.order) do
+    if count[nation] then
+      out[#out + 1] = nation
+    end
+  end
+  return out, count
+end
+
+-- The nation's leaders in an area.
+function M.leaders_at(nation, area)
+  local out = {}
+  for _, leader in ipairs(nations.leaders(nation)) do
+    for _, id in ipairs(list { kind = leader, at = area }) do
+      out[#out + 1] = id
+    end
+  end
+  return out
+end
+
+-- An army enters an area: it takes the next place in the order of entry
+-- that decides who shoots first [8.2.3].
+function M.enter(id, area)
+  pieces.move(id, area)
+  set_attr(id, "seq", add("seq", 1))
+end
+
+-- The order an army entered its area (higher: later).
+function M.seq(id)
+  return attr(id, "seq") or 0
+end
+
+-- A counter of the nation from the counter box, or nil when every one is
+-- on the map [6.1].
+function M.from_reserve(nation)
+  return list { kind = nation, at = "reserve" }[1]
+end
+
+-- The stamp of the current movement phase (one per pulse) and nation-turn.
+function M.pulse() return get("pulse") or 0 end
+function M.nation_turn() return get("nation_turn") or 0 end
+
+-- Whether the army moved in this movement phase, and the area it began the
+-- phase in (where it stands if it did not move) [8.3.4].
+function M.moved(id)
+  return attr(id, "moved") == M.pulse()
+end
+function M.began_in(id)
+  if M.moved(id) then
+    return attr(id, "from")
+  end
+  return place(id)
+end
+
+-- The area the army entered before its current one, this phase [8.3.5].
+function M.came_from(id)
+  return attr(id, "last")
+end
+
+-- Raids of [9.3]: marked with the nation-turn in which they happened.
+function M.mark_raid(id)
+  set_attr(id, "raided", M.nation_turn())
+end
+function M.raided(id)
+  return attr(id, "raided") == M.nation_turn()
+end
+
+return M

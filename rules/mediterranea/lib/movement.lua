@@ -1,0 +1,240 @@
+-- [7] Movement: the moving nation's armies move one at a time, each once a
+-- movement phase, with three movement points. A move is two decisions:
+-- the area an army leaves, then its destination. An army takes the way
+-- that leaves it the most points; the area it enters last on that way is
+-- where it would retreat to as an attacker [8.3.5].
+local nations = require("lib.nations")
+local armies = require("lib.armies")
+local sequence = require("lib.sequence")
+local map = require("lib.map")
+local get = vars.get
+local M = {}
+
+M.END = "end movement"
+M.HOLDS = " holds"
+
+-- What the cost rules read, taken when an army begins to move [7.2.1.1]:
+-- the armies in each area (counted when first needed, then kept), the
+-- nation's ships this turn, and next turn.
+local function situation(nation)
+  local turn = get("turn")
+  local own, total = {}, {}
+  local s = {
+    nation = nation,
+    ships = nations.flag(nation, turn, "ships"),
+    next_turn = turn + 1,
+  }
+  -- The nation's armies and all armies in an area.
+  function s.count(area)
+    local t = total[area]
+    if t == nil then
+      local mine, all = 0, 0
+      for _, id in ipairs(pieces.at(area)) do
+        local kind = pieces.kind(id)
+        if not nations.is_leader(kind) then
+          all = all + 1
+          if kind == nation then
+            mine = mine + 1
+          end
+        end
+      end
+      own[area], total[area], t = mine, all, all
+    end
+    return own[area], t
+  end
+  return s
+end
+
+-- [7.2.1.1], [7.2.1.2] The cost of entering a land area with `left` points.
+local function land_cost(s, area, left)
+  local share = tables.movement.share
+  local own, total = s.count(area)
+  if own * share[2] >= total * share[1] then
+    return 1
+  end
+  return left > 0 and left or 1
+end
+
+-- The cost of crossing an edge into `to` with `left` points, or nil when
+-- it may not be crossed [7.2].
+local function cost(s, edge, left)
+  local to, kind, to_kind = edge.to, edge.kind, edge.to_kind
+  if to_kind == "sea" then
+    -- [7.2.2] Only a nation with ships enters seas; the Constantinople
+    -- strait only while its guard area is vacant or the nation's.
+    if not s.ships then
+      return nil
+    end
+    if kind == "guarded_strait" then
+      for _, strait in ipairs(tables.guarded_straits) do
+        local own, total = s.count(strait.guard)
+        if total > 0 and own == 0 then
+          return nil
+        end
+      end
+    end
+    return tables.movement.sea
+  elseif to_kind == "external" then
+    -- [7.2.3] Only where the nation receives reinforcements next turn.
+    if not nations.receives_in(s.nation, s.next_turn, to) then
+      return nil
+    end
+    return left
+  end
+  if kind == "arrow" and not s.ships then
+    -- [7.2.1.3] Without ships a crossing arrow costs three points.
+    return tables.movement.arrow_without_ships
+  end
+  return land_cost(s, to, left)
+end
+
+-- Every area an army may reach from `origin`, each with the area it
+-- enters just before it on the way that leaves it the most points (the
+-- first such way in board order): where it would retreat to as an
+-- attacker [8.3.5].
+function M.reach(s, origin)
+  local points = tables.movement.points
+  local best, before = { [origin] = points }, {}
+  local queue, head = { origin }, 1
+  while queue[head] do
+    local area = queue[head]
+    head = head + 1
+    local left = best[area]
+    for _, edge in ipairs(map.edges(area)) do
+      local c = cost(s, edge, left)
+      local to = edge.to
+      if c and c <= left and (best[to] == nil or best[to] < left - c) then
+        best[to] = left - c
+        before[to] = area
+        if left - c > 0 then
+          queue[#queue + 1] = to
+        end
+      end
+    end
+  end
+  before[origin] = nil
+  return before
+end
+
+-- [7.2.4] Whether an army may leave its area: a settled army that is the
+-- only army there may not.
+local function may_depart(s, area)
+  if sequence.status(s.nation) ~= "settled" or not map.is_land(area) then
+    return true
+  end
+  local _, total = s.count(area)
+  return total > 1
+end
+
+-- The armies of the nation that may still move, by area.
+local function movers(nation)
+  local by_area, areas = {}, {}
+  for _, id in ipairs(armies.on_map(nation)) do
+    if not armies.moved(id) then
+      local area = pieces.place(id)
+      if by_area[area] == nil then
+        by_area[area] = id
+        areas[#areas + 1] = area
+      end
+    end
+  end
+  return map.sort(areas), by_area
+end
+
+-- Whether an army in the area has anywhere to go (one edge it may cross).
+local function may_move(s, area)
+  if not may_depart(s, area) then
+    return false
+  end
+  local points = tables.movement.points
+  for _, edge in ipairs(map.edges(area)) do
+    local c = cost(s, edge, points)
+    if c and c <= points then
+      return true
+    end
+  end
+  return false
+end
+
+-- The decisions of the movement phase, in two steps: which area an army
+-- moves from ("AREA", or "end movement"), then where it goes ("AREA >
+-- AREA", or "AREA holds": that army stays). ctx.from holds the first.
+function M.run(frame)
+  local ctx = frame.ctx
+  local nation = ctx.nation
+  if ctx.ended then
+    return nil
+  end
+  local s = situation(nation)
+  local from = ctx.from
+  if from then
+    local before = M.reach(s, from)
+    local choices, ways = {}, { "" }
+    for _, to in ipairs(map.areas) do
+      local p = before[to]
+      if p then
+        choices[#choices + 1] = from .. " > " .. to
+        ways[#ways + 1] = to .. "<" .. p
+      end
+    end
+    choices[#choices + 1] = from .. M.HOLDS
+    -- The area entered last on each way, for the move chosen.
+    ways[#ways + 1] = ""
+    ctx.ways = table.concat(ways, "|")
+    return choices
+  end
+  local choices = {}
+  for _, area in ipairs((movers(nation))) do
+    if may_move(s, area) then
+      choices[#choices + 1] = area
+    end
+  end
+  if #choices == 0 then
+    return nil
+  end
+  choices[#choices + 1] = M.END
+  return choices
+end
+
+-- Moves one army: it remembers where it began the phase and the area it
+-- entered last before its destination.
+function M.move(nation, from, to, before)
+  local _, by_area = movers(nation)
+  local id = by_area[from]
+  pieces.set_attr(id, "from", from)
+  pieces.set_attr(id, "last", before)
+  pieces.set_attr(id, "moved", armies.pulse())
+  armies.enter(id, to)
+end
+
+function M.choose(frame, choice)
+  local ctx = frame.ctx
+  local nation = ctx.nation
+  if choice == M.END then
+    ctx.ended = true
+    return
+  elseif ctx.from == nil then
+    ctx.from = choice
+    return
+  end
+  ctx.from = nil
+  local ways = ctx.ways
+  ctx.ways = nil
+  if choice:sub(-#M.HOLDS) == M.HOLDS then
+    -- The army stays: it has had its move [7.1].
+    local area = choice:sub(1, -#M.HOLDS - 1)
+    local _, by_area = movers(nation)
+    pieces.set_attr(by_area[area], "from", area)
+    pieces.set_attr(by_area[area], "moved", armies.pulse())
+    return
+  end
+  local from, to = choice:match("^(.-) > (.-)$")
+  local at = string.find(ways, "|" .. to .. "<", 1, true) + #to + 2
+  local before = string.sub(ways, at, string.find(ways, "|", at, true) - 1)
+  if game.narrating() then
+    game.logf("%s army: %s > %s.", nation, from, to)
+  end
+  M.move(nation, from, to, before)
+end
+
+return M

@@ -1,0 +1,173 @@
+-- Nations and factions [1.2], [1.3], and the unit arrival chart [6.2]: who
+-- belongs to which faction, which leaders a nation has, and what the chart
+-- says about a nation in a turn (arrivals, ships, raiders, double moves,
+-- status changes, removals, leaders). Filled from the data at load time
+-- (`configure` and `prepare`); read-only during games.
+local map = require("lib.map")
+local M = {}
+
+-- Nations in turn order [4.1].
+M.order = {}
+local faction = {}      -- nation -> player id
+local nomadic = {}      -- nation -> true when it starts migrant
+local leaders_of = {}   -- nation -> list of leader kinds
+local leader_nation = {}
+local permanent = {}    -- leader -> true when marked P [5.7]
+local chart = {}        -- nation -> turn -> list of available entries
+
+-- At load time, from game.yaml's pieces: each nation's faction (the owner
+-- of its counters), its starting status and its leaders.
+function M.configure(data)
+  for _, placement in ipairs(data.pieces.setup or {}) do
+    faction[placement.kind] = placement.owner
+  end
+  for name, k in pairs(data.pieces.kinds) do
+    local attrs = k.attrs or {}
+    if attrs.leader_of then
+      leader_nation[name] = attrs.leader_of
+    elseif attrs.nomadic then
+      nomadic[name] = true
+    end
+  end
+end
+
+-- Whether the scenario has a chart (or set-up) entry: its suffix is one the scenario
+-- takes [11]; an entry without a suffix is always taken (its areas are
+-- checked when armies are placed).
+local accepted = {}
+function M.available(entry)
+  local suffix = entry.suffix
+  if suffix == nil then
+    return true
+  end
+  if type(suffix) == "string" then
+    suffix = { suffix }
+  end
+  for _, s in ipairs(suffix) do
+    if accepted[s] then
+      return true
+    end
+  end
+  return false
+end
+
+function M.prepare()
+  for i, nation in ipairs(tables.turn_order) do
+    M.order[i] = nation
+    chart[nation] = {}
+    leaders_of[nation] = {}
+  end
+  for leader, nation in pairs(leader_nation) do
+    local list = leaders_of[nation]
+    list[#list + 1] = leader
+  end
+  for _, list in pairs(leaders_of) do
+    table.sort(list)
+  end
+  for _, s in ipairs(tables.scenario.suffixes or {}) do
+    accepted[s] = true
+  end
+  for _, nation in ipairs(M.order) do
+    for _, entry in ipairs(tables.arrivals[nation] or {}) do
+      if M.available(entry) then
+        for _, turn in ipairs(entry.turns or { entry.turn }) do
+          local list = chart[nation][turn] or {}
+          chart[nation][turn] = list
+          list[#list + 1] = entry
+        end
+        if entry.leader then
+          permanent[entry.leader] = entry.P == true
+        end
+      end
+    end
+  end
+end
+
+function M.faction(nation) return faction[nation] end
+function M.starts_nomadic(nation) return nomadic[nation] == true end
+function M.leaders(nation) return leaders_of[nation] or {} end
+function M.leader_nation(leader) return leader_nation[leader] end
+function M.is_leader(kind) return leader_nation[kind] ~= nil end
+function M.permanent(leader) return permanent[leader] == true end
+
+-- The chart's entries for a nation in a turn (an empty list when none).
+local NONE = {}
+function M.entries(nation, turn)
+  return chart[nation] and chart[nation][turn] or NONE
+end
+
+-- Whether any entry of the turn sets a flag (`ships`, `raiders`, `double`).
+function M.flag(nation, turn, flag)
+  for _, entry in ipairs(M.entries(nation, turn)) do
+    if entry[flag] then
+      return true
+    end
+  end
+  return false
+end
+
+-- The status change of [5.1] for a turn, or nil.
+function M.status_change(nation, turn)
+  local status
+  for _, entry in ipairs(M.entries(nation, turn)) do
+    status = entry.status or status
+  end
+  return status
+end
+
+-- Whether the nation is to receive (zero or more) reinforcements in an area
+-- in a turn: what lets it enter or retreat to an external area [7.2.3.1],
+-- [8.3.2].
+function M.receives_in(nation, turn, area)
+  for _, entry in ipairs(M.entries(nation, turn)) do
+    for _, a in ipairs(entry.at or NONE) do
+      if a == area then
+        return true
+      end
+    end
+  end
+  return false
+end
+
+-- The entries of a turn that act in a pulse of the nation-turn: an entry
+-- marked `pulse: 2` acts only in the second pulse of a double move, any
+-- other only in the first [5.8.2].
+function M.pulse_entries(nation, turn, pulse)
+  local out = {}
+  for _, entry in ipairs(M.entries(nation, turn)) do
+    if (entry.pulse or 1) == pulse then
+      out[#out + 1] = entry
+    end
+  end
+  return out
+end
+
+-- Whether a nation has anything to do in a turn: armies or leaders on the
+-- map, or an entry of the chart.
+function M.active(nation, turn)
+  if #M.entries(nation, turn) > 0 then
+    return true
+  end
+  if #pieces.list { kind = nation, on_board = true } > 0 then
+    return true
+  end
+  for _, leader in ipairs(M.leaders(nation)) do
+    if #pieces.list { kind = leader, on_board = true } > 0 then
+      return true
+    end
+  end
+  return false
+end
+
+-- The areas an entry's armies may arrive in: those of its list in play.
+function M.arrival_areas(entry)
+  local out = {}
+  for _, a in ipairs(entry.at or NONE) do
+    if map.in_play(a) then
+      out[#out + 1] = a
+    end
+  end
+  return out
+end
+
+return M

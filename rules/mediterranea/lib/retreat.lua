@@ -1,0 +1,98 @@
+-- [8.3] Retreats: where the armies of a nation in a combat may go (land
+-- areas free of other nations, external areas the nation receives
+-- reinforcements in next turn, seas for attackers), and moving them, the
+-- last army of a nation carrying its leaders. Raiders go back to where
+-- they began their movement [8.2.5], [8.3.4].
+local nations = require("lib.nations")
+local armies = require("lib.armies")
+local map = require("lib.map")
+local get = vars.get
+local M = {}
+
+-- [8.3.1]-[8.3.3] Whether a nation's army may retreat into an area.
+local function may_retreat_to(nation, area)
+  if not map.in_play(area) then
+    return false
+  end
+  if map.is_land(area) then
+    for _, other in ipairs(armies.nations_at(area)) do
+      if other ~= nation then
+        return false
+      end
+    end
+    return true
+  elseif map.is_external(area) then
+    return nations.receives_in(nation, get("turn") + 1, area)
+  end
+  return true
+end
+
+-- [8.3.6] The areas a defending army may retreat to: adjacent land or
+-- external areas.
+local function defender_areas(nation, area, into)
+  for _, to in ipairs(map.adjacent_land(area)) do
+    if may_retreat_to(nation, to) then
+      into[to] = true
+    end
+  end
+end
+
+-- [8.3] The legal retreat areas of a nation in a combat: an area legal for
+-- any of its armies is legal for all. `raid`: the raider retreat [8.3.4].
+function M.areas(nation, area, mover, raid)
+  local legal = {}
+  for _, id in ipairs(armies.at(nation, area)) do
+    local began = armies.began_in(id)
+    if nation == mover and began ~= area then
+      -- [8.3.4] raiders go back where they began; [8.3.5] attackers to the
+      -- area they entered last before the combat.
+      local to = raid and began or armies.came_from(id)
+      if to and may_retreat_to(nation, to) then
+        legal[to] = true
+      end
+    elseif not raid then
+      defender_areas(nation, area, legal)
+    end
+  end
+  local out = {}
+  for to in pairs(legal) do
+    out[#out + 1] = to
+  end
+  return map.sort(out)
+end
+
+-- One army of the nation leaves the combat for `to`; the last one takes
+-- the nation's leaders along [8.3].
+function M.one(nation, area, to)
+  local list = armies.at(nation, area)
+  local id = list[#list]
+  if #list == 1 then
+    for _, leader in ipairs(armies.leaders_at(nation, area)) do
+      pieces.move(leader, to)
+    end
+  end
+  armies.enter(id, to)
+  if game.narrating() then
+    game.logf("A %s army retreats from %s to %s.", nation, area, to)
+  end
+  return id
+end
+
+-- [8.2.5] Raider retreat: surviving attackers go back where they began
+-- their movement (where that is legal), marked as raiders [9.3].
+function M.raid_home(mover, area)
+  for _, id in ipairs(armies.at(mover, area)) do
+    local began = armies.began_in(id)
+    if began ~= area and may_retreat_to(mover, began) then
+      if #armies.at(mover, area) == 1 then
+        for _, leader in ipairs(armies.leaders_at(mover, area)) do
+          pieces.move(leader, began)
+        end
+      end
+      armies.enter(id, began)
+      armies.mark_raid(id)
+    end
+  end
+end
+
+return M

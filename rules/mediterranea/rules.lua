@@ -1,0 +1,49 @@
+-- Mediterranea: the rule book's procedures, one module per section under
+-- lib/ (see each file's header). This file wires the modules to the
+-- scripted phases named in game.yaml, and builds the lookups they read
+-- once the data is final.
+local map = require("lib.map")
+local nations = require("lib.nations")
+local sequence = require("lib.sequence")
+local reinforcement = require("lib.reinforcement")
+local movement = require("lib.movement")
+local combat = require("lib.combat")
+local overpopulation = require("lib.overpopulation")
+local victory = require("lib.victory")
+local status = require("lib.status")
+
+-- At load time: each nation's faction and leaders, from the pieces.
+function configure(data)
+  nations.configure(data)
+end
+
+function prepare()
+  map.prepare()
+  nations.prepare()
+end
+
+phases.setup = { run = function() sequence.setup() end }
+phases.turn = { run = sequence.turn }
+phases.nation_turn = { run = sequence.nation_turn, choose = sequence.choose_leader_area }
+phases.reinforcement = { run = reinforcement.run, choose = reinforcement.choose }
+phases.movement = { run = movement.run, choose = movement.choose }
+phases.combat_order = { run = combat.order_run, choose = combat.order_choose }
+phases.combat_choice = { run = combat.choice_run, choose = combat.choice_choose }
+phases.battle = { run = combat.battle_run, choose = combat.battle_choose }
+phases.overpopulation = { run = overpopulation.run, choose = overpopulation.choose }
+
+function rules.status()
+  return status.text()
+end
+
+-- The bots' heuristic (not a rule): the faction's net victory score so far,
+-- plus a little for each army on the map (armies hold the areas that score).
+function rules.evaluate(player)
+  local armies_on_map = 0
+  for _, nation in ipairs(nations.order) do
+    if nations.faction(nation) == player then
+      armies_on_map = armies_on_map + #pieces.list { kind = nation, on_board = true }
+    end
+  end
+  return victory.net(player) + 0.25 * armies_on_map
+end

@@ -1,0 +1,1039 @@
+//! Conformance tests of Mediterranea (`rules/mediterranea`): one test per
+//! numbered rule. Each sets a position up by hand (armies placed from the
+//! counter box, the turn and stamps set), starts the phase the rule lives in
+//! with `begin_phase_with`, answers the decisions with forced dice
+//! (`GameRng::force`) and checks the effect. The Catalaunian Plains example
+//! of [8.4] is played out exactly as the rule book tells it.
+
+use portolan::data::catalog::Catalog;
+use portolan::kernel::action::Action;
+use portolan::kernel::engine::Engine;
+use portolan::kernel::piece::{Location, PieceId, RESERVE};
+use portolan::kernel::state::{GameState, set_var};
+use portolan::kernel::value::{Value, Vars};
+use portolan::load::{Request, load};
+use std::path::PathBuf;
+
+const SEED: u64 = 7;
+
+fn engine(target: &str) -> Engine {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let catalog = Catalog::new(Some(root.join("rules")), Some(root.join("scenarios")));
+    let request = Request {
+        target: target.into(),
+        options: vec![],
+    };
+    match load(&catalog, &request) {
+        Ok(l) => l.engine,
+        Err(e) => panic!("{target} does not load: {e}"),
+    }
+}
+
+/// A game of a scenario, and the hand-made positions built on it.
+struct Med {
+    engine: Engine,
+    state: GameState,
+    /// The order of entry given to the next army put on the map.
+    seq: i64,
+}
+
+impl Med {
+    /// A new game, played up to its first decision.
+    fn new(target: &str) -> Med {
+        let engine = engine(target);
+        let state = engine.new_game(SEED).expect("a game starts");
+        Med {
+            engine,
+            state,
+            seq: 100,
+        }
+    }
+
+    /// An empty map (every counter back in its box) on a given turn.
+    fn empty(target: &str, turn: i64) -> Med {
+        let mut m = Med::new(target);
+        for id in m.state.piece_ids().collect::<Vec<_>>() {
+            m.state.set_location(id, Location::Pool(RESERVE));
+        }
+        m.set("turn", turn);
+        m.set("pulse", 1);
+        m.set("nation_turn", 1);
+        m
+    }
+
+    fn set(&mut self, name: &str, v: i64) {
+        set_var(self.state.vars_mut(), name, Some(Value::Int(v)));
+    }
+
+    fn set_text(&mut self, name: &str, v: &str) {
+        set_var(self.state.vars_mut(), name, Some(Value::Str(v.into())));
+    }
+
+    fn kind(&self, name: &str) -> u16 {
+        self.engine
+            .game
+            .kind_index(name)
+            .unwrap_or_else(|| panic!("no kind {name}"))
+            .0
+    }
+
+    fn area(&self, name: &str) -> Location {
+        Location::Space(
+            self.engine
+                .game
+                .board
+                .find(name)
+                .unwrap_or_else(|| panic!("no area {name}")),
+        )
+    }
+
+    /// Puts `n` counters of a kind (a nation or a leader) from its box on
+    /// an area, each entering after the ones put before; returns their ids.
+    fn put(&mut self, kind: &str, area: &str, n: usize) -> Vec<PieceId> {
+        let k = self.kind(kind);
+        let loc = self.area(area);
+        let ids: Vec<PieceId> = self
+            .state
+            .piece_ids()
+            .filter(|&id| {
+                let p = self.state.piece(id);
+                p.kind.0 == k && p.loc == Location::Pool(RESERVE)
+            })
+            .take(n)
+            .collect();
+        assert_eq!(ids.len(), n, "not enough {kind} in the box");
+        for &id in &ids {
+            self.state.set_location(id, loc);
+            self.seq += 1;
+            self.state
+                .set_piece_attr(id, "seq", Some(Value::Int(self.seq)));
+        }
+        ids
+    }
+
+    /// Marks armies as having moved this phase from `from`, entering their
+    /// area from `last`.
+    fn moved(&mut self, ids: &[PieceId], from: &str, last: &str) {
+        for &id in ids {
+            self.state.set_piece_attr(id, "moved", Some(Value::Int(1)));
+            self.state
+                .set_piece_attr(id, "from", Some(Value::Str(from.into())));
+            self.state
+                .set_piece_attr(id, "last", Some(Value::Str(last.into())));
+        }
+    }
+
+    /// How many counters of a kind stand on an area.
+    fn count(&self, kind: &str, area: &str) -> usize {
+        let k = self.kind(kind);
+        let loc = self.area(area);
+        self.state
+            .piece_ids()
+            .filter(|&id| {
+                let p = self.state.piece(id);
+                p.kind.0 == k && p.loc == loc
+            })
+            .count()
+    }
+
+    fn on_map(&self, kind: &str) -> usize {
+        let k = self.kind(kind);
+        self.state
+            .piece_ids()
+            .filter(|&id| {
+                let p = self.state.piece(id);
+                p.kind.0 == k && matches!(p.loc, Location::Space(_))
+            })
+            .count()
+    }
+
+    /// Starts a phase for a player with its context.
+    fn begin(&mut self, phase: &str, player: &str, ctx: &[(&str, &str)]) {
+        let mut vars = Vars::new();
+        for (k, v) in ctx {
+            let value = v
+                .parse::<i64>()
+                .map_or_else(|_| Value::Str(v.to_string()), Value::Int);
+            vars.insert(*k, value);
+        }
+        let p = self.engine.game.player_index(player).expect("a player");
+        self.engine
+            .begin_phase_with(&mut self.state, phase, p, vars)
+            .unwrap_or_else(|e| panic!("{phase} fails: {e}"));
+    }
+
+    fn choices(&self) -> Vec<String> {
+        if self.state.result.is_some() {
+            return vec![];
+        }
+        self.state
+            .stack
+            .last()
+            .map_or(vec![], |f| f.choices.clone())
+    }
+
+    fn to_move(&self) -> String {
+        let p = self.engine.to_move(&self.state).expect("someone decides");
+        self.engine.game.player_id(p).to_string()
+    }
+
+    /// Answers the decision with these die faces queued; all must be used.
+    #[track_caller]
+    fn choose(&mut self, choice: &str, faces: &[u32]) {
+        let i = self
+            .choices()
+            .iter()
+            .position(|c| c == choice)
+            .unwrap_or_else(|| panic!("'{choice}' is not offered: {:?}", self.choices()));
+        self.state.rng.force(faces.iter().copied());
+        self.engine
+            .apply(&mut self.state, Action::Choice(i as u32))
+            .unwrap_or_else(|e| panic!("'{choice}' fails: {e}"));
+        assert_eq!(self.state.rng.forced_left(), 0, "faces left unused");
+    }
+
+    fn lua(&self, code: &str) -> String {
+        self.engine
+            .lua_eval(&self.state, code)
+            .unwrap_or_else(|e| panic!("{code}: {e}"))
+    }
+
+    fn vp(&self, player: &str) -> i64 {
+        self.lua(&format!("vars.get_player('{player}', 'vp') or 0"))
+            .parse()
+            .expect("a number")
+    }
+}
+
+/// Plays a game to its end with a fixed stream of choices; returns the
+/// decisions it took.
+fn play_out(m: &mut Med) -> usize {
+    let mut actions = Vec::new();
+    let mut x: u64 = 12345;
+    let mut plies = 0;
+    while m.state.result.is_none() {
+        m.engine.legal_actions(&m.state, &mut actions);
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let a = actions[(x >> 33) as usize % actions.len()];
+        m.engine.apply(&mut m.state, a).expect("the rules run");
+        plies += 1;
+        assert!(plies < 60_000, "the game does not end");
+    }
+    plies
+}
+
+// ------------------------------------------------------- map and kernel
+
+#[test]
+fn the_map_has_every_named_area_and_coordinates() {
+    let m = Med::new("mediterranea");
+    let board = &m.engine.game.board;
+    assert!(board.len() >= 60, "{} areas", board.len());
+    for name in [
+        "Wessex",
+        "Germany",
+        "North Sea",
+        "Andalusia",
+        "Morocco",
+        "Atlantic Ocean",
+        "Western Mediterranean",
+        "Central Mediterranean Sea",
+        "Eastern Mediterranean",
+        "Black Sea",
+        "Constantinople",
+        "Cyrene",
+        "Barca",
+        "Dalmatia",
+        "Bavaria",
+        "Hungary",
+        "Macedon",
+        "Greece",
+    ] {
+        let id = board.find(name).unwrap_or_else(|| panic!("no {name}"));
+        assert!(board.space(id).xy.is_some(), "{name} has no xy");
+    }
+    // The straits are edge kinds scripts can read.
+    let strait = "(function() for _, e in ipairs(board.edges('Andalusia')) do \
+                  if e.to == 'Morocco' then return e.kind end end end)()";
+    assert_eq!(m.lua(strait), "\"strait\"");
+    assert_eq!(m.lua("pieces.kind(1)"), "\"Romans\"");
+    assert_eq!(
+        m.lua("pieces.place(1)"),
+        "\"Provence\"",
+        "the first Roman area in board order"
+    );
+}
+
+// ------------------------------------------------------------- [3] setup
+
+#[test]
+fn setup_places_the_chart_and_markers_3_1() {
+    let m = Med::new("mediterranea");
+    assert_eq!(m.count("Romans", "Rome"), 2);
+    assert_eq!(m.count("Byzantines", "Egypt"), 2);
+    assert_eq!(m.count("Visigoths", "Epirus"), 2);
+    // [3.1.2] every marker in its 2 box; statuses from the chart.
+    assert_eq!(m.lua("vars.get('pop:Huns')"), "2");
+    assert_eq!(m.lua("vars.get('status:Huns')"), "\"nomadic\"");
+    assert_eq!(m.lua("vars.get('status:Romans')"), "\"settled\"");
+}
+
+#[test]
+fn half_map_scenarios_keep_their_half_and_substitutes_11() {
+    let m = Med::new("mediterranea/decline-and-fall");
+    // Epirus is out of play in the west: Alaric's Goths stand in Dalmatia.
+    assert_eq!(m.count("Visigoths", "Epirus"), 0);
+    assert_eq!(m.count("Visigoths", "Dalmatia"), 2);
+    assert_eq!(m.on_map("Byzantines"), 1, "only Cyrene is western");
+    let j = Med::new("mediterranea/jihad");
+    assert_eq!(j.lua("vars.get('turn')"), "6");
+    assert_eq!(j.on_map("Romans"), 0);
+    assert_eq!(j.count("Persians", "Mesopotamia"), 3);
+}
+
+// ------------------------------------------------------ [4] turn sequence
+
+#[test]
+fn territory_is_awarded_halved_when_shared_4_2() {
+    let mut m = Med::empty("mediterranea/decline-and-fall", 3);
+    m.put("Romans", "Rome", 2);
+    m.put("Romans", "Lombardy", 1);
+    m.put("Visigoths", "Lombardy", 1);
+    m.put("Gauls", "Neustria", 1);
+    // Every nation-turn of turn 3 done: the award, then the scenario ends.
+    m.begin("turn", "white", &[("next", "99")]);
+    let result = m.state.result.as_ref().expect("the scenario is over");
+    // Rome 3 + Lombardy 2 halved + Neustria 2.
+    assert_eq!(m.vp("white"), 6);
+    assert_eq!(m.engine.game.player_id(result.winner.unwrap()), "white");
+}
+
+#[test]
+fn t_suffixed_awards_move_to_the_last_turn_10_2() {
+    // "Turn 13T or 12": in The End of the World (ends after 12) on turn 12.
+    let mut m = Med::empty("mediterranea/end-of-the-world", 12);
+    m.put("Byzantines", "Moesia", 1);
+    m.begin("turn", "white", &[("next", "99")]);
+    assert_eq!(m.vp("white"), 3);
+    // In Age of Darkness (ends after 13) nothing on turn 12.
+    let mut m = Med::empty("mediterranea", 12);
+    m.put("Byzantines", "Moesia", 1);
+    m.begin("turn", "white", &[("next", "99")]);
+    assert_eq!(m.vp("white"), 0);
+}
+
+// ------------------------------------------------- [5] nation-turn sequence
+
+#[test]
+fn status_changes_at_the_start_of_the_nation_turn_5_1() {
+    let mut m = Med::empty("mediterranea", 3);
+    m.put("Visigoths", "Aquitaine", 1);
+    assert_eq!(m.lua("vars.get('status:Visigoths')"), "\"nomadic\"");
+    m.begin(
+        "nation_turn",
+        "orange",
+        &[("nation", "Visigoths"), ("pulse", "1")],
+    );
+    assert_eq!(m.lua("vars.get('status:Visigoths')"), "\"settled\"");
+}
+
+#[test]
+fn leaders_are_placed_and_p_leaders_leave_5_5_5_7() {
+    // The Huns of turn 3: three armies arrive in Hungary, Attila (P) joins.
+    let mut m = Med::empty("mediterranea", 3);
+    m.put("Huns", "Scythia", 1);
+    m.set("pop:Huns", 0);
+    m.begin(
+        "nation_turn",
+        "yellow",
+        &[("nation", "Huns"), ("pulse", "1")],
+    );
+    // The arrival is automatic (one area); the first decision is movement.
+    assert_eq!(m.count("Huns", "Hungary"), 3);
+    assert!(
+        m.choices().contains(&"end movement".to_string()),
+        "{:?}",
+        m.choices()
+    );
+    m.choose("end movement", &[]);
+    // Two areas hold Huns: the Hun player places Attila.
+    assert_eq!(m.to_move(), "yellow");
+    m.choose("Attila to Hungary", &[]);
+    // No combat, no overpopulation: the nation-turn ends; Attila is gone.
+    assert!(m.state.result.is_some());
+    assert_eq!(m.on_map("Attila"), 0);
+    assert_eq!(
+        m.lua("pieces.list{kind='Attila', at='eliminated'}[1] ~= nil"),
+        "true"
+    );
+}
+
+#[test]
+fn leaders_without_p_stay_until_their_next_nation_turn_5_2() {
+    let mut m = Med::empty("mediterranea", 3);
+    m.put("Gauls", "Austrasia", 2);
+    m.begin(
+        "nation_turn",
+        "white",
+        &[("nation", "Gauls"), ("pulse", "1")],
+    );
+    m.choose("end movement", &[]);
+    assert_eq!(m.count("Aetius", "Austrasia"), 1, "Aetius stays on the map");
+    m.set("turn", 4);
+    m.begin(
+        "nation_turn",
+        "white",
+        &[("nation", "Gauls"), ("pulse", "1")],
+    );
+    assert_eq!(
+        m.on_map("Aetius"),
+        0,
+        "removed at the next Gaul nation-turn"
+    );
+}
+
+#[test]
+fn double_move_and_narses_in_the_second_pulse_5_8() {
+    let mut m = Med::empty("mediterranea", 5);
+    m.put("Byzantines", "Constantinople", 1);
+    m.put("Byzantines", "Greece", 1);
+    // No population increase this time (0 + 2 + 2 points).
+    m.set("pop:Byzantines", 0);
+    m.begin(
+        "nation_turn",
+        "white",
+        &[("nation", "Byzantines"), ("pulse", "1")],
+    );
+    // First pulse: reinforcement (2 arrive in Constantinople), movement.
+    assert_eq!(m.count("Byzantines", "Constantinople"), 3);
+    m.choose("end movement", &[]);
+    // Narses is not placed in the first pulse. [5.8.2] The second pulse
+    // brings only its own arrivals (one to Rome or Apulia), then moves.
+    assert_eq!(m.on_map("Narses"), 0);
+    m.choose("Apulia", &[]);
+    assert!(
+        m.choices().contains(&"end movement".to_string()),
+        "{:?}",
+        m.choices()
+    );
+    // [5.8.1] no population increase in the second pulse.
+    let pop = m.lua("vars.get('pop:Byzantines')");
+    m.choose("end movement", &[]);
+    assert_eq!(m.lua("vars.get('pop:Byzantines')"), pop);
+    // Narses joins an army (the Byzantine player chooses where).
+    assert_eq!(
+        m.choices(),
+        vec![
+            "Narses to Apulia",
+            "Narses to Constantinople",
+            "Narses to Greece"
+        ]
+    );
+    m.choose("Narses to Greece", &[]);
+    // [5.7] after the second pulse, the P leader leaves.
+    assert_eq!(m.on_map("Narses"), 0);
+    assert!(m.state.result.is_some());
+}
+
+// ------------------------------------------------------- [6] reinforcement
+
+#[test]
+fn the_faction_chooses_the_order_and_the_area_6_1_6_2() {
+    // Franks on turn 3: 2 arrive in Frisia or Austrasia; population would
+    // bring one more (2 + 2 + 2 = 6 points): the Frank player chooses.
+    let mut m = Med::empty("mediterranea", 3);
+    m.put("Franks", "Frisia", 1);
+    m.put("Franks", "Neustria", 1);
+    m.begin(
+        "nation_turn",
+        "white",
+        &[("nation", "Franks"), ("pulse", "1")],
+    );
+    assert_eq!(
+        m.choices(),
+        vec!["arrivals first", "population increase first"]
+    );
+    m.choose("arrivals first", &[]);
+    assert_eq!(m.choices(), vec!["Frisia", "Austrasia"]);
+    m.choose("Austrasia", &[]);
+    m.choose("Austrasia", &[]);
+    // Population: only the two areas the Franks held before... now three,
+    // one army each at most: the player picks one of them.
+    assert_eq!(m.choices(), vec!["Neustria", "Austrasia", "Frisia"]);
+    m.choose("Neustria", &[]);
+    assert_eq!(m.count("Franks", "Austrasia"), 2);
+    assert_eq!(m.count("Franks", "Neustria"), 2);
+    // 2 recorded + 2 for each of three areas held alone = 8: 2 are left.
+    assert_eq!(m.lua("vars.get('pop:Franks')"), "2");
+}
+
+#[test]
+fn precedence_decides_before_the_player_6_2() {
+    // Saxons on turn 4: 2 to Wessex, Mercia or Northumbria, "coast, empty":
+    // all three are coastal; only Northumbria is empty.
+    let mut m = Med::empty("mediterranea", 4);
+    m.put("Saxons", "Jutland", 1);
+    m.put("Britons", "Wessex", 1);
+    m.put("Britons", "Mercia", 1);
+    m.begin(
+        "nation_turn",
+        "orange",
+        &[("nation", "Saxons"), ("pulse", "1")],
+    );
+    assert_eq!(m.count("Saxons", "Northumbria"), 2);
+}
+
+#[test]
+fn removals_follow_precedence_and_the_named_chooser_6_3() {
+    // Bulgars on turn 13: 3 removed nearest Constantinople, Byzantine choice.
+    let mut m = Med::empty("mediterranea", 13);
+    m.put("Bulgars", "Thrace", 1);
+    m.put("Bulgars", "Macedon", 2);
+    m.put("Bulgars", "Moesia", 1);
+    m.put("Bulgars", "Dacia", 2);
+    m.begin(
+        "nation_turn",
+        "yellow",
+        &[("nation", "Bulgars"), ("pulse", "1")],
+    );
+    // Thrace is nearest (1 step): removed without a choice; then Macedon
+    // and Moesia tie at 2 steps: the Byzantine (white) player chooses.
+    assert_eq!(m.count("Bulgars", "Thrace"), 0);
+    assert_eq!(m.to_move(), "white");
+    assert_eq!(m.choices(), vec!["Moesia", "Macedon"]);
+    m.choose("Macedon", &[]);
+    m.choose("Macedon", &[]);
+    assert_eq!(m.count("Bulgars", "Macedon"), 0);
+    assert_eq!(m.count("Bulgars", "Moesia"), 1);
+}
+
+#[test]
+fn replacements_put_the_other_nation_in_the_area_6_3() {
+    let mut m = Med::empty("mediterranea", 4);
+    m.put("Alamanni", "Alamannia", 2);
+    m.begin(
+        "nation_turn",
+        "orange",
+        &[("nation", "Alamanni"), ("pulse", "1")],
+    );
+    assert_eq!(m.count("Alamanni", "Alamannia"), 0);
+    assert_eq!(m.count("Franks", "Alamannia"), 2);
+}
+
+#[test]
+fn removals_may_keep_armies_6_3() {
+    // Visigoths on turn 8: all removed but one, farthest from Galicia first.
+    let mut m = Med::empty("mediterranea", 8);
+    m.put("Visigoths", "Galicia", 1);
+    m.put("Visigoths", "Aquitaine", 2);
+    m.put("Visigoths", "Tarraconensis", 1);
+    m.set("pop:Visigoths", 0);
+    m.begin(
+        "nation_turn",
+        "orange",
+        &[("nation", "Visigoths"), ("pulse", "1")],
+    );
+    assert_eq!(m.on_map("Visigoths"), 1);
+    assert_eq!(m.count("Visigoths", "Galicia"), 1);
+}
+
+#[test]
+fn population_points_and_the_overflow_6_4_6_1() {
+    // Khazars on turn 12 (nothing arrives): alone in Khazaria and Scythia,
+    // shared in Armenia: 2 + 2 + 1 and 2 recorded = 7: one army, 1 left.
+    let mut m = Med::empty("mediterranea", 12);
+    m.put("Khazars", "Khazaria", 1);
+    m.put("Khazars", "Scythia", 1);
+    m.put("Khazars", "Armenia", 1);
+    m.put("Arabs", "Armenia", 1);
+    m.set_text("status:Khazars", "settled");
+    m.begin(
+        "nation_turn",
+        "yellow",
+        &[("nation", "Khazars"), ("pulse", "1")],
+    );
+    assert_eq!(m.choices(), vec!["Armenia", "Scythia", "Khazaria"]);
+    m.choose("Scythia", &[]);
+    assert_eq!(m.count("Khazars", "Scythia"), 2);
+    assert_eq!(m.lua("vars.get('pop:Khazars')"), "1");
+    // [6.1] every army on the map: the army is lost, the marker goes to 5.
+    let mut m = Med::empty("mediterranea", 12);
+    m.put("Khazars", "Khazaria", 4);
+    m.put("Khazars", "Scythia", 2);
+    m.set("pop:Khazars", 5);
+    m.begin(
+        "nation_turn",
+        "yellow",
+        &[("nation", "Khazars"), ("pulse", "1")],
+    );
+    assert_eq!(m.on_map("Khazars"), 6);
+    assert_eq!(m.lua("vars.get('pop:Khazars')"), "5");
+}
+
+// ------------------------------------------------------------ [7] movement
+
+/// The destinations offered to the armies of one area: the area is chosen
+/// on a copy of the game, and its "AREA > DEST" choices read.
+fn moves_from(m: &Med, area: &str) -> Vec<String> {
+    let Some(i) = m.choices().iter().position(|c| c == area) else {
+        return vec![];
+    };
+    let mut state = m.state.clone();
+    m.engine
+        .apply(&mut state, Action::Choice(i as u32))
+        .expect("the area is chosen");
+    let prefix = format!("{area} > ");
+    state
+        .stack
+        .last()
+        .map_or(vec![], |f| f.choices.clone())
+        .into_iter()
+        .filter_map(|c| c.strip_prefix(&prefix).map(String::from))
+        .collect()
+}
+
+#[test]
+fn entering_land_costs_one_or_everything_7_2_1() {
+    // Visigoths (turn 9: nothing arrives) in Septimania. Provence holds a
+    // Frank: entering it takes every point. Aquitaine holds 2 Visigoths and
+    // a Frank (two thirds): one point, and the army goes on to Armorica.
+    let mut m = Med::empty("mediterranea", 9);
+    m.put("Visigoths", "Septimania", 2);
+    m.put("Visigoths", "Aquitaine", 2);
+    m.put("Franks", "Aquitaine", 1);
+    m.put("Franks", "Provence", 1);
+    m.set_text("status:Visigoths", "nomadic");
+    m.begin("movement", "orange", &[("nation", "Visigoths")]);
+    let to = moves_from(&m, "Septimania");
+    assert!(to.contains(&"Provence".to_string()));
+    assert!(
+        to.contains(&"Armorica".to_string()),
+        "through Aquitaine: {to:?}"
+    );
+    assert!(
+        !to.iter()
+            .any(|t| t.contains("Sea") || t.contains("Mediterranean")),
+        "no ships"
+    );
+    // Two Franks in Aquitaine: one half only; Aquitaine takes every point.
+    let mut m = Med::empty("mediterranea", 9);
+    m.put("Visigoths", "Septimania", 2);
+    m.put("Visigoths", "Aquitaine", 2);
+    m.put("Franks", "Aquitaine", 2);
+    m.put("Franks", "Provence", 1);
+    m.begin("movement", "orange", &[("nation", "Visigoths")]);
+    let to = moves_from(&m, "Septimania");
+    assert!(to.contains(&"Aquitaine".to_string()));
+    assert!(!to.contains(&"Armorica".to_string()), "{to:?}");
+}
+
+#[test]
+fn crossing_arrows_and_seas_need_ships_7_2_1_3_7_2_2() {
+    // Danes on turn 11 have ships: the North Sea, and Wessex over it.
+    let mut m = Med::empty("mediterranea", 11);
+    m.put("Danes", "Jutland", 2);
+    m.begin("movement", "orange", &[("nation", "Danes")]);
+    let to = moves_from(&m, "Jutland");
+    assert!(to.contains(&"North Sea".to_string()));
+    assert!(to.contains(&"Wessex".to_string()) || to.iter().any(|t| t.starts_with("Wessex")));
+    // Saxons on turn 6 have none: the Wessex-Neustria arrow costs 3 points.
+    let mut m = Med::empty("mediterranea", 6);
+    m.put("Saxons", "Wessex", 2);
+    m.begin("movement", "orange", &[("nation", "Saxons")]);
+    let to = moves_from(&m, "Wessex");
+    assert!(to.contains(&"Neustria".to_string()));
+    assert!(
+        !to.contains(&"Austrasia".to_string()),
+        "nothing left after the arrow"
+    );
+    assert!(!to.contains(&"Channel".to_string()));
+}
+
+#[test]
+fn the_constantinople_strait_is_guarded_7_2_2_1() {
+    // Rus on turn 12 (ships) in the Black Sea; Constantinople Byzantine.
+    // Byzantines on the land ways round (entering them takes every point).
+    let guarded = |constantinople: bool| {
+        let mut m = Med::empty("mediterranea", 12);
+        m.put("Rus", "Black Sea", 1);
+        for area in ["Thrace", "Moesia", "Bithynia"] {
+            m.put("Byzantines", area, 1);
+        }
+        if constantinople {
+            m.put("Byzantines", "Constantinople", 1);
+        }
+        m.begin("movement", "orange", &[("nation", "Rus")]);
+        m
+    };
+    let m = guarded(true);
+    assert!(!moves_from(&m, "Black Sea").contains(&"Eastern Mediterranean".to_string()));
+    // Vacant Constantinople: the strait is open.
+    let m = guarded(false);
+    assert!(moves_from(&m, "Black Sea").contains(&"Eastern Mediterranean".to_string()));
+    // The Morocco-Andalusia strait joins its seas always.
+    let mut m = Med::empty("mediterranea", 12);
+    m.put("Cordovans", "Atlantic Ocean", 1);
+    m.begin("movement", "green", &[("nation", "Cordovans")]);
+    assert!(moves_from(&m, "Atlantic Ocean").contains(&"Western Mediterranean".to_string()));
+}
+
+#[test]
+fn external_areas_only_with_reinforcements_next_turn_7_2_3() {
+    // Huns on turn 2 arrive (0 armies) in the Great Steppe on turn 3.
+    let mut m = Med::empty("mediterranea", 2);
+    m.put("Huns", "Khazaria", 2);
+    m.begin("movement", "yellow", &[("nation", "Huns")]);
+    assert!(moves_from(&m, "Khazaria").contains(&"Great Steppe".to_string()));
+    // Avars on turn 9 will not.
+    let mut m = Med::empty("mediterranea", 9);
+    m.put("Avars", "Khazaria", 2);
+    m.begin("movement", "yellow", &[("nation", "Avars")]);
+    assert!(!moves_from(&m, "Khazaria").contains(&"Great Steppe".to_string()));
+}
+
+#[test]
+fn a_settled_sole_occupier_may_not_leave_7_2_4() {
+    let mut m = Med::empty("mediterranea", 9);
+    m.put("Franks", "Neustria", 1);
+    m.put("Franks", "Austrasia", 2);
+    m.set_text("status:Franks", "settled");
+    m.begin("movement", "white", &[("nation", "Franks")]);
+    assert!(moves_from(&m, "Neustria").is_empty());
+    assert!(!moves_from(&m, "Austrasia").is_empty());
+    // Once one leaves, the other is alone and stays.
+    m.choose("Austrasia", &[]);
+    m.choose("Austrasia > Frisia", &[]);
+    assert!(moves_from(&m, "Austrasia").is_empty());
+    // Each army moves once [7.1].
+    assert!(moves_from(&m, "Frisia").is_empty());
+}
+
+// -------------------------------------------------------------- [8] combat
+
+#[test]
+fn the_mover_names_a_nation_and_it_picks_its_combat_8_1() {
+    let mut m = Med::empty("mediterranea", 9);
+    m.put("Franks", "Lombardy", 1);
+    m.put("Franks", "Bavaria", 1);
+    m.put("Franks", "Saxony", 1);
+    m.put("Lombards", "Lombardy", 2);
+    m.put("Avars", "Bavaria", 2);
+    m.put("Lombards", "Saxony", 2);
+    m.begin("combat_order", "white", &[("nation", "Franks")]);
+    assert_eq!(m.to_move(), "white");
+    assert_eq!(m.choices(), vec!["Lombards", "Avars"]);
+    m.choose("Lombards", &[]);
+    assert_eq!(m.to_move(), "orange", "the Lombard player picks");
+    assert_eq!(m.choices(), vec!["Lombardy", "Saxony"]);
+}
+
+#[test]
+fn coexistence_needs_both_unless_the_mover_was_there_first_8_2_2() {
+    let mut m = Med::empty("mediterranea", 3);
+    let v = m.put("Visigoths", "Austrasia", 1);
+    m.moved(&v, "Aquitaine", "Neustria");
+    m.put("Gauls", "Austrasia", 1);
+    m.begin(
+        "battle",
+        "orange",
+        &[("area", "Austrasia"), ("nation", "Visigoths")],
+    );
+    assert_eq!(m.choices(), vec!["offer to coexist", "fight"]);
+    m.choose("offer to coexist", &[]);
+    assert_eq!(m.to_move(), "white", "the Gaul player answers");
+    m.choose("coexist", &[]);
+    assert_eq!(m.count("Visigoths", "Austrasia"), 1);
+    assert_eq!(m.count("Gauls", "Austrasia"), 1);
+    assert_eq!(m.lua("vars.get('coexist:Austrasia')"), "1");
+    // The mover's army began there: the other must offer; the mover decides.
+    let mut m = Med::empty("mediterranea", 3);
+    m.put("Visigoths", "Austrasia", 1);
+    m.put("Gauls", "Austrasia", 1);
+    m.begin(
+        "battle",
+        "orange",
+        &[("area", "Austrasia"), ("nation", "Visigoths")],
+    );
+    assert_eq!(m.to_move(), "orange");
+    assert_eq!(m.choices(), vec!["coexist", "fight"]);
+}
+
+#[test]
+fn the_catalaunian_plains_8_4() {
+    let mut m = Med::empty("mediterranea", 3);
+    // A Gaul army with Aetius; a Visigoth army entered later (it coexisted
+    // on its own turn); three Huns enter, and Attila joins them.
+    m.put("Gauls", "Austrasia", 1);
+    m.put("Aetius", "Austrasia", 1);
+    m.put("Visigoths", "Austrasia", 1);
+    let huns = m.put("Huns", "Austrasia", 3);
+    m.moved(&huns, "Thuringia", "Thuringia");
+    m.put("Attila", "Austrasia", 1);
+    m.begin(
+        "battle",
+        "yellow",
+        &[("area", "Austrasia"), ("nation", "Huns")],
+    );
+    // Three nations: no coexistence. The order: Hun, Hun, Hun, Visigoth, Gaul.
+    // The first Hun chooses the Visigoth and misses (1 + 2 for Attila).
+    assert_eq!(m.to_move(), "yellow");
+    assert_eq!(m.choices(), vec!["Gauls", "Visigoths"]);
+    m.choose("Visigoths", &[1]);
+    // The second kills it (3 + 2); the third has only the Gaul to shoot at,
+    // and misses (1 + 2).
+    assert_eq!(m.choices(), vec!["Gauls", "Visigoths"]);
+    m.choose("Visigoths", &[3, 1]);
+    assert_eq!(m.count("Visigoths", "Austrasia"), 0);
+    // The eliminated Visigoth still fires: at a Hun, and kills (5).
+    assert_eq!(m.to_move(), "orange");
+    assert_eq!(m.choices(), vec!["Gauls", "Huns"]);
+    m.choose("Huns", &[5]);
+    // The Gaul may shoot at a Hun or at the eliminated Visigoth: a Hun,
+    // killed (4 + 2 for Aetius).
+    assert_eq!(m.to_move(), "white");
+    assert_eq!(m.choices(), vec!["Visigoths", "Huns"]);
+    m.choose("Huns", &[4]);
+    assert_eq!(m.count("Huns", "Austrasia"), 1);
+    // The Huns killed the Visigoths' last army: the kill award (1).
+    assert_eq!(m.vp("yellow"), 1);
+    // The Hun player retreats his army, carrying Attila; the combat ends.
+    assert_eq!(m.to_move(), "yellow");
+    assert_eq!(m.choices(), vec!["retreat to Thuringia", "hold"]);
+    m.choose("retreat to Thuringia", &[]);
+    assert_eq!(m.count("Huns", "Thuringia"), 1);
+    assert_eq!(m.count("Attila", "Thuringia"), 1);
+    assert_eq!(m.count("Gauls", "Austrasia"), 1);
+    assert_eq!(m.count("Aetius", "Austrasia"), 1);
+    assert_eq!(m.count("Huns", "Austrasia"), 0);
+    assert!(m.state.result.is_some(), "no decision is left");
+}
+
+#[test]
+fn leaders_add_two_here_one_next_door_8_2_3_1_8_2_3_2() {
+    // Attila with the Huns in Neustria (+2); Aetius next door (+1).
+    let mut m = Med::empty("mediterranea", 3);
+    m.put("Gauls", "Neustria", 1);
+    m.put("Aetius", "Austrasia", 1);
+    let h = m.put("Huns", "Neustria", 1);
+    m.moved(&h, "Burgundy", "Burgundy");
+    m.put("Attila", "Neustria", 1);
+    // The Hun (entered last) rolls 3 + 2: a kill; the Gaul 4 + 1: a kill.
+    m.begin(
+        "battle",
+        "yellow",
+        &[("area", "Neustria"), ("nation", "Huns")],
+    );
+    m.choose("fight", &[3, 4]);
+    assert_eq!(m.count("Gauls", "Neustria"), 0);
+    assert_eq!(m.count("Huns", "Neustria"), 0);
+    // [8.2.8] Attila falls with the Huns' last army there.
+    assert_eq!(m.on_map("Attila"), 0);
+    assert_eq!(
+        m.vp("yellow"),
+        1,
+        "the Hun card's kill award for a Gaul army"
+    );
+}
+
+#[test]
+fn constantinople_protects_byzantines_8_2_3_3() {
+    let mut m = Med::empty("mediterranea", 10);
+    m.put("Byzantines", "Constantinople", 2);
+    let b = m.put("Bulgars", "Constantinople", 1);
+    m.moved(&b, "Thrace", "Thrace");
+    // The Bulgar shoots first (entered last): 5 - 1 misses; the Byzantines
+    // shoot back: a 1, then a 5 kills.
+    m.state.rng.force([5, 1, 5]);
+    m.begin(
+        "battle",
+        "yellow",
+        &[("area", "Constantinople"), ("nation", "Bulgars")],
+    );
+    assert_eq!(
+        m.count("Byzantines", "Constantinople"),
+        2,
+        "the Bulgar missed"
+    );
+    assert_eq!(m.count("Bulgars", "Constantinople"), 0);
+    // The Bulgars' last army there fell: 1 kill point for the Byzantines.
+    assert_eq!(m.vp("white"), 1);
+}
+
+#[test]
+fn raiders_go_home_after_one_round_8_2_5() {
+    // Norsemen raid (turn 10) from the North Sea into Frisia.
+    let mut m = Med::empty("mediterranea", 10);
+    m.put("Franks", "Frisia", 2);
+    let n = m.put("Norsemen", "Frisia", 2);
+    m.moved(&n, "North Sea", "North Sea");
+    // Norse 6, 1; Franks 1, 1: one Frank dies, the raiders sail home.
+    m.state.rng.force([6, 1, 1, 1]);
+    m.begin(
+        "battle",
+        "orange",
+        &[("area", "Frisia"), ("nation", "Norsemen")],
+    );
+    assert_eq!(m.count("Franks", "Frisia"), 1);
+    assert_eq!(m.count("Norsemen", "North Sea"), 2);
+    assert_eq!(m.count("Norsemen", "Frisia"), 0);
+}
+
+#[test]
+fn raiders_who_wiped_out_the_defender_may_still_go_home_8_2_4() {
+    let mut m = Med::empty("mediterranea", 10);
+    m.put("Franks", "Frisia", 1);
+    let n = m.put("Norsemen", "Frisia", 2);
+    m.moved(&n, "North Sea", "North Sea");
+    // The Franks' army dies to the first Norse shot; the second Norse army
+    // has no one left to shoot at; the dead Frank still fires, and misses.
+    // The combat is over, and the raiders choose.
+    m.state.rng.force([6, 1]);
+    m.begin(
+        "battle",
+        "orange",
+        &[("area", "Frisia"), ("nation", "Norsemen")],
+    );
+    assert_eq!(m.count("Franks", "Frisia"), 0);
+    assert_eq!(m.to_move(), "orange");
+    assert_eq!(m.choices(), vec!["raid home", "stay"]);
+    m.choose("stay", &[]);
+    assert_eq!(m.count("Norsemen", "Frisia"), 2);
+    // [8.2.8] the Norse card scores 1 for each Frank army killed.
+    assert_eq!(m.vp("orange"), 1);
+}
+
+#[test]
+fn retreats_only_to_legal_areas_8_3() {
+    // A Frank attacker in Lombardy came from Provence; a defender Lombard
+    // may go to adjacent land areas free of other nations' armies.
+    let mut m = Med::empty("mediterranea", 9);
+    let f = m.put("Franks", "Lombardy", 2);
+    m.moved(&f, "Burgundy", "Provence");
+    m.put("Lombards", "Lombardy", 2);
+    m.put("Avars", "Carinthia", 1);
+    m.put("Slavs", "Tuscany", 1);
+    // Nobody hits in the first round.
+    m.state.rng.force([1, 1, 1, 1]);
+    m.begin(
+        "battle",
+        "white",
+        &[("area", "Lombardy"), ("nation", "Franks")],
+    );
+    assert_eq!(m.to_move(), "white");
+    assert_eq!(m.choices(), vec!["retreat to Provence", "hold"]);
+    m.choose("hold", &[]);
+    assert_eq!(m.to_move(), "orange");
+    // Burgundy, Provence and Alamannia are free; Carinthia and Tuscany not.
+    assert_eq!(
+        m.choices(),
+        vec![
+            "retreat to Burgundy",
+            "retreat to Provence",
+            "retreat to Alamannia",
+            "hold"
+        ]
+    );
+    m.choose("retreat to Alamannia", &[]);
+    m.choose("retreat to Alamannia", &[]);
+    assert_eq!(m.count("Lombards", "Alamannia"), 2);
+    assert_eq!(m.count("Franks", "Lombardy"), 2);
+    assert!(
+        m.state.result.is_some(),
+        "every defender left: the combat is over"
+    );
+}
+
+// -------------------------------------------------------- [9] overpopulation
+
+#[test]
+fn overpopulation_removes_what_is_not_supported_9() {
+    // Slavs: 5 in Sarmatia (alone: 2), 1 in Dacia shared with Avars (1):
+    // support 3, so 3 of the 5 in Sarmatia go; Dacia's only army stays.
+    let mut m = Med::empty("mediterranea", 9);
+    m.put("Slavs", "Sarmatia", 5);
+    m.put("Slavs", "Dacia", 1);
+    m.put("Avars", "Dacia", 1);
+    m.begin("overpopulation", "yellow", &[("nation", "Slavs")]);
+    assert_eq!(m.count("Slavs", "Sarmatia"), 2);
+    assert_eq!(m.count("Slavs", "Dacia"), 1);
+}
+
+#[test]
+fn raiders_at_sea_need_no_support_9_3() {
+    // Five Norse at sea after a raid and one in Frisia: support 2 + 2; only
+    // the army in Frisia needs it.
+    let setup = |raided: bool| {
+        let mut m = Med::empty("mediterranea", 10);
+        let sea = m.put("Norsemen", "North Sea", 5);
+        if raided {
+            for id in sea {
+                m.state.set_piece_attr(id, "raided", Some(Value::Int(1)));
+            }
+        }
+        m.put("Norsemen", "Frisia", 1);
+        m.begin("overpopulation", "orange", &[("nation", "Norsemen")]);
+        m
+    };
+    assert_eq!(setup(true).count("Norsemen", "North Sea"), 5);
+    // Without the raid, 6 armies need support for 4: two leave the sea.
+    assert_eq!(setup(false).count("Norsemen", "North Sea"), 3);
+}
+
+#[test]
+fn an_army_may_hold_and_each_moves_once_7_1() {
+    let mut m = Med::empty("mediterranea", 9);
+    m.put("Avars", "Hungary", 2);
+    m.begin("movement", "yellow", &[("nation", "Avars")]);
+    assert_eq!(m.choices(), vec!["Hungary", "end movement"]);
+    m.choose("Hungary", &[]);
+    m.choose("Hungary holds", &[]);
+    m.choose("Hungary", &[]);
+    m.choose("Hungary > Dacia", &[]);
+    // Both armies have had their move: the phase is over.
+    assert_eq!(m.count("Avars", "Dacia"), 1);
+    assert_eq!(m.count("Avars", "Hungary"), 1);
+    assert!(m.state.result.is_some());
+}
+
+// ------------------------------------------------------ [10], [11] victory
+
+#[test]
+fn every_scenario_plays_to_its_end_11() {
+    for scenario in [
+        "age-of-darkness",
+        "decline-and-fall",
+        "heirs-to-the-empire",
+        "jihad",
+        "end-of-the-world",
+    ] {
+        let mut m = Med::new(&format!("mediterranea/{scenario}"));
+        let plies = play_out(&mut m);
+        let result = m.state.result.as_ref().unwrap();
+        assert!(!result.by_limit, "{scenario}: {}", result.reason);
+        assert!(plies > 10, "{scenario} took {plies} decisions");
+        assert_eq!(result.scores.len(), 4, "{scenario}: every faction scored");
+    }
+}
+
+#[test]
+fn net_scores_subtract_the_targets_10_3() {
+    // The last turn of Age of Darkness: Constantinople scores 3 for White,
+    // whose target is 147; Green holds nothing against 194.
+    let mut m = Med::empty("mediterranea", 13);
+    m.put("Byzantines", "Constantinople", 1);
+    m.begin("turn", "white", &[("next", "99")]);
+    let result = m.state.result.as_ref().expect("the scenario is over");
+    let score = |p: &str| {
+        let id = m.engine.game.player_index(p).unwrap();
+        result.scores.get(id.0 as usize).copied()
+    };
+    assert_eq!(score("white"), Some(3 - 147));
+    assert_eq!(score("green"), Some(-194));
+    assert_eq!(
+        m.engine.game.player_id(result.winner.unwrap()),
+        "orange",
+        "-118 is best"
+    );
+}
