@@ -260,7 +260,7 @@ fn the_map_has_every_named_area_and_coordinates() {
     assert_eq!(m.lua(strait), "\"strait\"");
     assert_eq!(m.lua("pieces.kind(1)"), "\"Romans\"");
     assert_eq!(
-        m.lua("pieces.place(1)"),
+        m.lua("pieces.where(1)"),
         "\"Provence\"",
         "the first Roman area in board order"
     );

@@ -5,7 +5,7 @@
 local nations = require("lib.nations")
 local map = require("lib.map")
 local M = {}
-local list, kind_of, place, attr, set_attr = pieces.list, pieces.kind, pieces.place, pieces.attr, pieces.set_attr
+local list, kind_of, place, attr, set_attr = pieces.list, pieces.kind, pieces.where, pieces.attr, pieces.set_attr
 local get, add = vars.get, vars.add
 
 -- Every army on the map as counts: `counts[area][nation]`, and the number

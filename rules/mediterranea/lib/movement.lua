@@ -131,7 +131,7 @@ local function movers(nation)
   local by_area, areas = {}, {}
   for _, id in ipairs(armies.on_map(nation)) do
     if not armies.moved(id) then
-      local area = pieces.place(id)
+      local area = pieces.where(id)
       if by_area[area] == nil then
         by_area[area] = id
         areas[#areas + 1] = area

@@ -19,7 +19,7 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<()> {
         lua,
         link,
         &[
-            &AT, &KIND, &PLACE, &MOVE, &REMOVE, &REVEAL, &SEEN, &SET_KIND, &SET_OWNER, &ATTR,
+            &AT, &WHERE, &KIND, &MOVE, &REMOVE, &REVEAL, &SEEN, &SET_KIND, &SET_OWNER, &ATTR,
             &SET_ATTR, &CREATE,
         ],
     )?;
@@ -95,26 +95,26 @@ static AT: Native = Native {
     },
 };
 
-/// A piece's kind by name: the one field a rule reads most, without the
-/// table `pieces.get` builds.
-static KIND: Native = Native {
-    name: "pieces.kind",
+/// Where a piece is: a space's or a pool's name. Cheaper than
+/// `pieces.get(id).at`, which builds a table of the whole piece.
+static WHERE: Native = Native {
+    name: "pieces.where",
     call: |link, a, out| {
         let id = a.int(1)?;
-        link.with_state(|g, s| {
-            out.str(&g.kind(s.piece(piece_arg(s, id)?).kind).name);
+        link.with_state(|_, s| {
+            out.registry(link.place_name(s.piece(piece_arg(s, id)?).loc));
             Ok(())
         })
     },
 };
 
-/// Where a piece is: a space's or a pool's name (as `pieces.get(id).at`).
-static PLACE: Native = Native {
-    name: "pieces.place",
+/// A piece's kind (rules see every face), without building its table.
+static KIND: Native = Native {
+    name: "pieces.kind",
     call: |link, a, out| {
         let id = a.int(1)?;
-        link.with_state(|g, s| {
-            out.str(location_name(g, s.piece(piece_arg(s, id)?).loc));
+        link.with_state(|_, s| {
+            out.registry(link.kind_name(s.piece(piece_arg(s, id)?).kind));
             Ok(())
         })
     },
