@@ -173,6 +173,7 @@ pub fn view(s: &mut Session, line: &str, arg: &str) -> Result<String, String> {
     s.forced_view = chosen.filter(|&v| v != s.screen || !s.hot_seat());
     let who = match s.shown_viewer() {
         Viewer::All => "everyone's pieces (god view)".to_string(),
+        Viewer::Public => "what every player sees".to_string(),
         Viewer::Player(p) => format!("{}'s view", s.loaded.engine.game.players[p.0 as usize].name),
     };
     let until = if s.hot_seat() && s.forced_view.is_some() {
