@@ -281,6 +281,8 @@ pub fn draw_group(svg: &mut Svg, game: &Game, g: &Group, id: &str, r: Rect, labe
             ("height", r.h.into()),
             ("rx", 3.0.into()),
             ("fill", (&hex).into()),
+            ("stroke", "#444444".into()),
+            ("stroke-width", 0.5.into()),
         ],
     );
     svg.text(

@@ -39,9 +39,13 @@ pub const LABEL: f32 = 18.0;
 pub const BOX_W: f32 = 120.0;
 pub const LINE: f32 = 14.0;
 /// The span of coordinates the `xy` points are scaled into when theirs is
-/// smaller or larger (a map drawn on a 1200x800 canvas keeps its size).
+/// smaller (a map drawn on a 1200x800 canvas keeps its size), and the
+/// widest span spreading boxes apart may reach.
 const MIN_SPAN: f32 = 400.0;
-const MAX_SPAN: f32 = 1400.0;
+const MAX_SPAN: f32 = 4000.0;
+/// Boxes are spread apart only on maps of at most this many points: it
+/// compares every pair.
+const MOST_SPREAD: usize = 2000;
 
 /// Every space's box, and what the side column holds.
 pub struct Layout {
@@ -110,13 +114,18 @@ pub fn layout(board: &Board, top: f32, lines: impl Fn(SpaceId) -> usize) -> Layo
         let max = |axis: usize| placed.iter().map(|(_, p)| p[axis]).fold(f32::MIN, f32::max);
         let (min_x, min_y) = (min(0), min(1));
         let span = (max(0) - min_x).max(max(1) - min_y);
+        let heights: Vec<f32> = placed
+            .iter()
+            .map(|(id, _)| box_height(lines(*id)))
+            .collect();
         let scale = if span > 0.0 {
-            span.clamp(MIN_SPAN, MAX_SPAN) / span
+            let fit = span.max(MIN_SPAN) / span;
+            fit.max(spread(&placed, &heights))
+                .min(MAX_SPAN.max(span) / span)
         } else {
             1.0
         };
-        for (id, [x, y]) in placed {
-            let h = box_height(lines(id));
+        for ((id, [x, y]), h) in placed.into_iter().zip(heights) {
             let r = Rect {
                 x: left + (x - min_x) * scale,
                 y: area_top + (y - min_y) * scale,
@@ -150,6 +159,30 @@ pub fn layout(board: &Board, top: f32, lines: impl Fn(SpaceId) -> usize) -> Layo
         right,
         bottom,
     }
+}
+
+/// The scale at which no two boxes overlap: for each pair, the smaller of
+/// the scales that part them sideways or upright, and the largest of
+/// those over all pairs (1 on maps too large to compare every pair).
+fn spread(placed: &[(SpaceId, [f32; 2])], heights: &[f32]) -> f32 {
+    if placed.len() > MOST_SPREAD {
+        return 1.0;
+    }
+    let mut scale: f32 = 0.0;
+    for (i, (_, [ax, ay])) in placed.iter().enumerate() {
+        for (j, (_, [bx, by])) in placed.iter().enumerate().skip(i + 1) {
+            // Room between boxes for a connection and its arrow heads.
+            let gap = 24.0;
+            let (dx, dy) = ((ax - bx).abs(), (ay - by).abs());
+            if dx == 0.0 && dy == 0.0 {
+                continue; // no scale parts two boxes at one point
+            }
+            let sideways = (BOX_W + gap) / dx;
+            let upright = ((heights[i] + heights[j]) / 2.0 + gap) / dy;
+            scale = scale.max(sideways.min(upright));
+        }
+    }
+    if scale.is_finite() { scale } else { 1.0 }
 }
 
 /// Whether a space has neither a grid cell nor a usable point: it goes to

@@ -125,6 +125,9 @@ fn legend(svg: &mut Svg, game: &Game, x: f32, mut y: f32) -> f32 {
         if let Some(dash) = style.dash {
             attrs.push(("stroke-dasharray", dash.into()));
         }
+        if style.arrow {
+            attrs.push(("marker-end", "url(#arrow-head)".into()));
+        }
         svg.empty("line", &attrs);
         svg.text(
             "text",
