@@ -63,6 +63,8 @@ fn drawn(loaded: &Loaded, state: &GameState, viewer: Viewer) -> (Element, String
     let drawing = draw(loaded, state, viewer);
     assert!(drawing.problems.is_empty(), "{:?}", drawing.problems);
     let tree = xml::parse(&drawing.svg).unwrap_or_else(|e| panic!("{e}\n{}", drawing.svg));
+    assert_eq!(tree.name, "svg");
+    assert_eq!(tree.attr("xmlns"), Some("http://www.w3.org/2000/svg"));
     (tree, drawing.svg)
 }
 
@@ -248,6 +250,7 @@ fn an_area_map_draws_every_area_and_every_connection_by_kind() {
         "each connection once; Limbo's is in its box"
     );
     let arrow = edge("Albion", "Erin");
+    assert_eq!(arrow.name, "line");
     assert_eq!(arrow.attr("data-kind"), Some("crossing_arrow"));
     assert_eq!(arrow.attr("marker-end"), Some("url(#arrow-head)"));
     assert_eq!(arrow.attr("marker-start"), Some("url(#arrow-head)"));
