@@ -719,3 +719,31 @@ fn map_draws_the_board_as_the_seat_at_the_screen_sees_it() {
         r.text
     );
 }
+
+#[test]
+fn a_named_piece_is_drawn_by_its_name_only_for_those_who_see_its_face() {
+    use portolan::kernel::value::Value;
+    let isles = loaded(&fixture("isles"));
+    let mut state = isles.engine.new_game(1).unwrap();
+    let g = &isles.engine.game;
+    let leader = g.kind_index("Leader").unwrap();
+    let on_gaul = state
+        .piece_ids()
+        .find(|&i| state.piece(i).kind == leader && state.piece(i).loc.space().is_some())
+        .unwrap();
+    state.set_piece_attr(on_gaul, "name", Some(Value::Str("Clovis".into())));
+    let (white, _) = drawn(&isles, &state, Viewer::Player(PlayerId(0)));
+    let named: Vec<&Element> = white
+        .with_class("pieces")
+        .into_iter()
+        .filter(|e| e.attr("data-name") == Some("Clovis"))
+        .collect();
+    assert_eq!(named.len(), 1);
+    assert!(named[0].all_text().contains("Clovis"));
+    assert_eq!(named[0].attr("data-kind"), Some("Leader"));
+    let (_, green) = drawn(&isles, &state, Viewer::Player(PlayerId(1)));
+    assert!(
+        !green.contains("Clovis"),
+        "green does not see White's leader"
+    );
+}

@@ -200,14 +200,14 @@ fn space(svg: &mut Svg, game: &Game, groups: &Groups, layout: &Layout, id: Space
         &shown(&sp.name, NAME_CHARS),
     );
     let mut y = r.y + LINE + 4.0;
-    for g in groups.at(Location::Space(id)) {
+    for (i, g) in groups.at(Location::Space(id)).iter().enumerate() {
         let token = Rect {
             x: r.x + 4.0,
             y,
             w: r.w - 8.0,
             h: LINE - 1.0,
         };
-        let gid = format!("pieces-{}-{}", id.0, group_key(g));
+        let gid = format!("pieces-{}-{}", id.0, group_key(g, i));
         draw_group(svg, game, g, &gid, token, &group_label(game, g, false));
         y += LINE;
     }
@@ -228,17 +228,24 @@ fn space(svg: &mut Svg, game: &Game, groups: &Groups, layout: &Layout, id: Space
     svg.close();
 }
 
-/// A group's part of an element id: its owner's and its kind's numbers.
-pub fn group_key(g: &Group) -> String {
+/// A group's part of an element id: its owner's and its kind's numbers,
+/// and for a named group its place in its list (`index`), since names
+/// are any text.
+pub fn group_key(g: &Group, index: usize) -> String {
     let owner = g.owner.map_or("none".to_string(), |o| o.0.to_string());
     let kind = g.kind.map_or("hidden".to_string(), |k| k.0.to_string());
-    format!("{owner}-{kind}")
+    match g.name {
+        Some(_) => format!("{owner}-{kind}-n{index}"),
+        None => format!("{owner}-{kind}"),
+    }
 }
 
-/// A group in words: its kind (`?` when hidden) and its count, with its
-/// owner's name first where `with_owner` (in a pool, away from the map).
+/// A group in words: its name, else its kind (`?` when hidden), and its
+/// count, with its owner's name first where `with_owner` (in a pool, away
+/// from the map).
 pub fn group_label(game: &Game, g: &Group, with_owner: bool) -> String {
     let kind = g.kind.map_or("?", |k| game.kind(k).name.as_str());
+    let kind = g.name.as_deref().unwrap_or(kind);
     let count = if g.count > 1 {
         format!(" x{}", g.count)
     } else {
@@ -260,16 +267,17 @@ pub fn draw_group(svg: &mut Svg, game: &Game, g: &Group, id: &str, r: Rect, labe
         "pieces hidden"
     };
     let count = g.count.to_string();
-    svg.open(
-        "g",
-        &[
-            ("id", id.into()),
-            ("class", class.into()),
-            ("data-owner", owner.into()),
-            ("data-kind", kind.into()),
-            ("data-count", (&count).into()),
-        ],
-    );
+    let mut attrs = vec![
+        ("id", id.into()),
+        ("class", class.into()),
+        ("data-owner", owner.into()),
+        ("data-kind", kind.into()),
+        ("data-count", (&count).into()),
+    ];
+    if let Some(name) = &g.name {
+        attrs.push(("data-name", name.into()));
+    }
+    svg.open("g", &attrs);
     let fill = group_fill(game, g);
     let hex = fill.hex();
     svg.empty(

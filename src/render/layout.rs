@@ -42,7 +42,7 @@ pub const LINE: f32 = 14.0;
 /// smaller (a map drawn on a 1200x800 canvas keeps its size), and the
 /// widest span spreading boxes apart may reach.
 const MIN_SPAN: f32 = 400.0;
-const MAX_SPAN: f32 = 4000.0;
+const MAX_SPAN: f32 = 2400.0;
 /// Boxes are spread apart only on maps of at most this many points: it
 /// compares every pair.
 const MOST_SPREAD: usize = 2000;

@@ -1,19 +1,28 @@
 //! Pieces as a drawing shows them: per place (a space or a pool), one
 //! group per owner and kind with its count, from a [`View`], so a face the
-//! viewer may not see is a group of unknown kind and never a name.
+//! viewer may not see is a group of unknown kind and never a name. A piece
+//! with a `name` attribute (a leader: Attila) is a group of its own, named;
+//! the view keeps the attributes of hidden faces from the viewer, so a
+//! hidden leader's name never shows either.
 
 use crate::kernel::piece::{KindId, Location, PlayerId};
+use crate::kernel::value::Value;
 use crate::kernel::view::View;
 use std::collections::BTreeMap;
 
 /// Pieces of one owner and one kind (as the viewer sees it) in one place.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Group {
     pub owner: Option<PlayerId>,
     /// `None`: faces hidden from the viewer.
     pub kind: Option<KindId>,
+    /// The pieces' `name` attribute, for named pieces.
+    pub name: Option<String>,
     pub count: usize,
 }
+
+/// The attribute that names a piece on drawings.
+pub const NAME: &str = "name";
 
 /// Every place's groups, ordered by owner in seating order (unowned
 /// last), then by kind (hidden last): piece ids are shuffled in hidden
@@ -40,17 +49,23 @@ impl From<Location> for Place {
 
 impl Groups {
     pub fn of(view: &View) -> Groups {
-        let mut counts: BTreeMap<(Place, u16, u32), usize> = BTreeMap::new();
+        type Key = (Place, u16, u32, Option<String>);
+        let mut counts: BTreeMap<Key, usize> = BTreeMap::new();
         for p in &view.pieces {
             let owner = p.owner.map_or(u16::MAX, |o| u16::from(o.0));
             let kind = p.kind.map_or(u32::MAX, |k| u32::from(k.0));
-            *counts.entry((p.loc.into(), owner, kind)).or_default() += 1;
+            let name = match p.attrs.get(NAME) {
+                Some(Value::Str(s)) => Some(s.clone()),
+                _ => None,
+            };
+            *counts.entry((p.loc.into(), owner, kind, name)).or_default() += 1;
         }
         let mut by_place: BTreeMap<Place, Vec<Group>> = BTreeMap::new();
-        for ((place, owner, kind), count) in counts {
+        for ((place, owner, kind, name), count) in counts {
             by_place.entry(place).or_default().push(Group {
                 owner: u8::try_from(owner).ok().map(PlayerId),
                 kind: u16::try_from(kind).ok().map(KindId),
+                name,
                 count,
             });
         }

@@ -30,8 +30,8 @@ pub fn draw_side(svg: &mut Svg, game: &Game, groups: &Groups, layout: &Layout) -
         }
         heading(svg, x, y, pool);
         y += 4.0;
-        for g in here {
-            let id = format!("pool-{i}-{}", group_key(g));
+        for (n, g) in here.iter().enumerate() {
+            let id = format!("pool-{i}-{}", group_key(g, n));
             let r = Rect {
                 x,
                 y,
