@@ -9,6 +9,7 @@ pub mod kernel;
 pub mod load;
 pub mod output;
 pub mod plot;
+pub mod render;
 pub mod repl;
 pub mod replay;
 pub mod script;

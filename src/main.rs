@@ -121,6 +121,24 @@ enum Command {
         #[arg(long, value_enum, default_value = "table")]
         format: BalanceFormatArg,
     },
+    /// Draw a game position as SVG: a new game's start, or where a save
+    /// ends; as every player sees it (hidden faces as ?), or as one seat.
+    Render {
+        /// A game id, a scenario id (game/name), a package folder or a scenario file.
+        target: String,
+        #[command(flatten)]
+        game: GameArgs,
+        /// Draw where this save (written by the REPL's `save`) ends,
+        /// replayed under the target's rules.
+        #[arg(long, value_name = "SAVE")]
+        save: Option<PathBuf>,
+        /// Draw what this player sees (default: what every player sees).
+        #[arg(long = "as", value_name = "PLAYER")]
+        player: Option<String>,
+        /// The SVG file to write (replaced whole, never through a link).
+        #[arg(long, value_name = "FILE.svg")]
+        svg: PathBuf,
+    },
     /// Merge the result files of a run's shards into the run's report.
     Merge {
         #[arg(required = true)]
@@ -261,6 +279,22 @@ fn main() -> ExitCode {
             };
             balance::balance(&catalog, &b)
         }
+        Some(Command::Render {
+            target,
+            game,
+            save,
+            player,
+            svg,
+        }) => cli::render(
+            &catalog,
+            &cli::Render {
+                request: request(target, &game),
+                save,
+                player,
+                seed: game.seed,
+                svg,
+            },
+        ),
         Some(Command::Merge { files, format }) => sim_command::merge(&files, format.into()),
     };
     output::finish(result)

@@ -868,6 +868,7 @@ fn every_example_help_shows_is_accepted() {
         "switch main",
         "save convoy.json",
         "load convoy.json",
+        "map board.svg",
         "reload",
     ] {
         example(&mut repl, line);
@@ -909,6 +910,7 @@ fn every_example_help_shows_is_accepted() {
         example(&mut solo, line);
     }
     assert!(work.path().join("convoy.json").is_file() && work.path().join("game.md").is_file());
+    assert!(work.path().join("board.svg").is_file());
     // `quit` ends the session: the harness sends it last.
     let shown: Vec<&str> = portolan::repl::commands::COMMANDS
         .iter()

@@ -1,12 +1,14 @@
-//! The command-line commands behind `main.rs`: list, check and play
+//! The command-line commands behind `main.rs`: list, check, play and render
 //! (simulate and merge are in `sim::command`, balance in `balance`).
 //! Each returns the text to print or an error for people;
 //! [`crate::output::finish`] writes either. Text from packages and from
 //! the command line is echoed through [`crate::untrusted`].
 
 mod folders;
+mod render;
 
 pub use folders::catalog;
+pub use render::{Render, render};
 
 use crate::data::catalog::Catalog;
 use crate::files::{Limit, read_text};

@@ -72,6 +72,9 @@ pub struct PlayerFile {
     /// The grid edge the player sits at: `south` or `north` (or east, west).
     #[serde(default)]
     pub home: Option<crate::kernel::board::Dir>,
+    /// How drawings colour the player's pieces: `#rrggbb` or a CSS name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colour: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -157,6 +160,9 @@ pub struct KindFile {
     pub movement: Option<MovementFile>,
     #[serde(default)]
     pub attrs: Vars,
+    /// How drawings colour pieces of this kind (over their owner's colour).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colour: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

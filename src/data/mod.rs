@@ -1,5 +1,6 @@
 //! Game data: YAML schemas, their validation, and their errors.
 pub mod catalog;
+pub mod colour;
 pub mod compile;
 pub mod error;
 pub mod game_file;

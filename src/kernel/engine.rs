@@ -386,4 +386,15 @@ impl Engine {
     ) -> Option<Result<String, RulesError>> {
         self.scripts.describe(state, "status", player)
     }
+
+    /// The lines the rules write for a drawing of the game as `player`
+    /// sees it (`rules.map_notes(player)`; `player` is empty for what every
+    /// player sees). `None` when the rules write none.
+    pub fn map_notes(
+        &self,
+        state: &GameState,
+        player: &str,
+    ) -> Option<Result<Vec<String>, RulesError>> {
+        self.scripts.map_notes(state, player)
+    }
 }

@@ -8,6 +8,7 @@ use crate::kernel::event::Resolved;
 use crate::kernel::piece::{KindId, PlayerId};
 use crate::kernel::value::Vars;
 
+pub use crate::data::colour::Colour;
 pub use crate::data::game_file::Target;
 
 /// A player seat as the rules define it.
@@ -16,6 +17,8 @@ pub struct PlayerDef {
     pub id: String,
     pub name: String,
     pub home: Option<Dir>,
+    /// The colour drawings give the player's pieces, if the data gives one.
+    pub colour: Option<Colour>,
 }
 
 /// A piece kind.
@@ -26,6 +29,8 @@ pub struct KindDef {
     /// Pieces of this kind each player starts with in reserve.
     pub count: u16,
     pub attrs: Vars,
+    /// The colour drawings give pieces of this kind, if the data gives one.
+    pub colour: Option<Colour>,
 }
 
 /// A piece placed when a game starts.

@@ -99,6 +99,16 @@ pub trait Scripts {
     ) -> Option<Result<String, RulesError>> {
         None
     }
+    /// Lines the rules write about the game for a drawing of it:
+    /// `rules.map_notes(player)` (the turn, victory points...), a list of
+    /// strings, if the rules define it. Runs on a copy of the state.
+    fn map_notes(
+        &self,
+        _state: &GameState,
+        _player: &str,
+    ) -> Option<Result<Vec<String>, RulesError>> {
+        None
+    }
 }
 
 /// What the rule scripts did over the games an engine played, when the

@@ -5,16 +5,19 @@
 
 use crate::kernel::event::{Event, Outcome};
 use crate::kernel::game::Game;
-use crate::kernel::piece::{KindId, Location, PieceId, PlayerId, player_bit};
+use crate::kernel::piece::{EVERYONE, KindId, Location, PieceId, PlayerId, player_bit};
 use crate::kernel::state::GameState;
 use crate::kernel::value::Vars;
 use serde::Serialize;
 
-/// Who is looking: one player, or the designer's all-seeing eye.
+/// Who is looking: one player, the designer's all-seeing eye, or a
+/// spectator who sees only what every player sees (a map drawn for the
+/// table, where no seat's secret may show).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Viewer {
     Player(PlayerId),
     All,
+    Public,
 }
 
 impl Viewer {
@@ -22,6 +25,7 @@ impl Viewer {
         match self {
             Viewer::All => true,
             Viewer::Player(p) => seen_by & player_bit(p) != 0,
+            Viewer::Public => seen_by == EVERYONE,
         }
     }
 }
@@ -91,7 +95,7 @@ impl View {
         View {
             viewer: match viewer {
                 Viewer::Player(p) => Some(p),
-                Viewer::All => None,
+                Viewer::All | Viewer::Public => None,
             },
             pieces,
             vars: state.vars().clone(),
@@ -124,7 +128,7 @@ fn visible_event(e: &Event, viewer: Viewer) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernel::piece::{EVERYONE, Piece, RESERVE};
+    use crate::kernel::piece::{Piece, RESERVE};
     use crate::kernel::rng::GameRng;
 
     fn game_with_two_players() -> Game {
@@ -159,6 +163,10 @@ mod tests {
             View::new(&game, &state, Viewer::All).pieces[0].kind,
             Some(KindId(0))
         );
+        let table = View::new(&game, &state, Viewer::Public);
+        assert_eq!(table.pieces[0].kind, None);
+        assert_eq!(table.pieces[1].kind, Some(KindId(0)));
+        assert!(table.player_vars.iter().all(Option::is_none));
     }
 
     #[test]

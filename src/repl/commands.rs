@@ -181,6 +181,12 @@ pub const COMMANDS: &[Command] = &[
         &["sheet", "sheet game.md"],
     ),
     cmd(
+        "map",
+        "map FILE.svg",
+        "draw the board as SVG, as the screen shows it (whose eyes: see 'view')",
+        &["map board.svg"],
+    ),
+    cmd(
         "quit",
         "quit",
         "leave the REPL (also: exit, Ctrl-D)",
@@ -214,6 +220,7 @@ pub fn execute(s: &mut Session, line: &str) -> Reply {
         "roll",
         "odds",
         "sheet",
+        "map",
     ];
     if !LOOKING.contains(&word.as_str()) {
         s.pending = None;
@@ -291,6 +298,7 @@ pub fn run(s: &mut Session, line: &str) -> Result<String, String> {
         "roll" => odds::roll(s, rest),
         "odds" => odds::odds(s, rest),
         "sheet" => show::sheet(s, rest),
+        "map" => show::map(s, rest),
         "yes" | "no" => confirm::answer(s, &word),
         _ => play::action(s, line),
     }

@@ -115,7 +115,7 @@ impl Completer for ReplHelper {
         let typed = &line[..pos];
         let first = typed.split_whitespace().next().unwrap_or("");
         let past_first = typed.trim_start().len() > first.len();
-        if past_first && matches!(first, "save" | "load" | "sheet") {
+        if past_first && matches!(first, "save" | "load" | "sheet" | "map") {
             return self.files.complete(line, pos, ctx);
         }
         let pair = |s: &str| Pair {

@@ -14,9 +14,11 @@
 //! package. The `target` it records is only quoted, to say what to start
 //! when it belongs elsewhere.
 
+use crate::data::catalog::Catalog;
 use crate::files::{Limit, read_text, write_atomic};
 use crate::kernel::game::Game;
 use crate::kernel::hash::{mix, str_key};
+use crate::kernel::piece::PlayerId;
 use crate::kernel::view::Viewer;
 use crate::load::{Loaded, Request, build};
 use crate::repl::session::{Seat, Session};
@@ -127,23 +129,82 @@ pub fn load_game(s: &mut Session, line: &str, arg: &str) -> Result<String, Strin
         return Err("usage: load FILE (a file written by 'save')".into());
     }
     let fail = |m: String| format!("cannot load {arg}: {m}; the current game is unchanged");
-    let text = read_text(&typed_path(arg), SAVE_LIMIT).map_err(|e| fail(e.problem))?;
+    let current = Current {
+        catalog: &s.catalog,
+        loaded: &s.loaded,
+        target: &s.request.target,
+    };
+    let r = restore(&current, &typed_path(arg)).map_err(fail)?;
+    // Everything checked: a save that cannot load is refused at once, and
+    // only one that can asks before dropping an unsaved game.
+    if let Some(question) = confirm::before_discarding(s, line) {
+        return Ok(question);
+    }
+    s.seed = r.seed;
+    s.set_seats(r.seats).map_err(fail)?;
+    s.request = r.request;
+    let n = r.replayed.replayed();
+    s.replace(r.loaded, r.replayed.line);
+    s.forced_view = None;
+    s.screen = r.viewer.map_or_else(|| s.wanted_viewer(), Viewer::Player);
+    s.reset_narration();
+    s.dirty = false;
+    Ok(format!(
+        "loaded {arg}: {} after {n} actions (seed {}, seats: {})\n{}{}",
+        r.game,
+        r.seed,
+        s.seat_summary(),
+        r.notes,
+        s.status()
+    ))
+}
+
+/// The game a save is loaded over: its rules are the only ones a save
+/// may replay under (see the module doc).
+pub struct Current<'a> {
+    pub catalog: &'a Catalog,
+    pub loaded: &'a Loaded,
+    /// What was asked to play it (a game id, a scenario, a folder).
+    pub target: &'a str,
+}
+
+/// A save read, checked and replayed under the current game's rules,
+/// ready to take its place.
+pub struct Restored {
+    pub game: String,
+    pub loaded: Loaded,
+    /// The request that reloads the saved game.
+    pub request: Request,
+    pub seed: u64,
+    pub seats: Vec<Seat>,
+    /// The player whose eyes the game was shown through, if one seat.
+    pub viewer: Option<PlayerId>,
+    pub replayed: replay::Replayed,
+    /// Remarks for the user (the rules changed since, say), one a line.
+    pub notes: String,
+}
+
+/// Reads the save at `path` and replays it under the rules of `current`:
+/// what `load` does before it replaces the game, and what `portolan
+/// render --save` draws. Every problem is an error in words.
+pub fn restore(current: &Current, path: &std::path::Path) -> Result<Restored, String> {
+    let text = read_text(path, SAVE_LIMIT).map_err(|e| e.problem)?;
     let file: SaveFile =
-        serde_json::from_str(&text).map_err(|e| fail(format!("not a Portolan save ({e})")))?;
+        serde_json::from_str(&text).map_err(|e| format!("not a Portolan save ({e})"))?;
     if file.format > FORMAT {
-        return Err(fail(format!(
+        return Err(format!(
             "save format {} is newer than this program's ({FORMAT})",
             file.format
-        )));
+        ));
     }
-    plain_text(&file).map_err(fail)?;
-    let (loaded, request) = under_session_rules(s, &file).map_err(fail)?;
+    plain_text(&file)?;
+    let (loaded, request) = under_current_rules(current, &file)?;
     let g = &loaded.engine.game;
     if g.id != file.game {
-        return Err(fail(format!(
+        return Err(format!(
             "it is a save of '{}', but its scenario makes the game '{}'",
             file.game, g.id
-        )));
+        ));
     }
     let mut seats = Vec::new();
     for p in &g.players {
@@ -153,11 +214,11 @@ pub fn load_game(s: &mut Session, line: &str, arg: &str) -> Result<String, Strin
     let viewer = match &file.viewer {
         Some(id) => Some(
             g.player_index(id)
-                .ok_or_else(|| fail(format!("no player '{id}' in this game")))?,
+                .ok_or_else(|| format!("no player '{id}' in this game"))?,
         ),
         None => None,
     };
-    let r = replay::replay(&loaded.engine, file.seed, &file.actions, None, None).map_err(fail)?;
+    let r = replay::replay(&loaded.engine, file.seed, &file.actions, None, None)?;
     if let Some(stop) = &r.stop {
         let steps: Vec<replay::Step> = file
             .actions
@@ -167,10 +228,10 @@ pub fn load_game(s: &mut Session, line: &str, arg: &str) -> Result<String, Strin
                 hash: 0,
             })
             .collect();
-        return Err(fail(format!(
+        return Err(format!(
             "the save does not replay: {}",
             stop.describe(&steps)
-        )));
+        ));
     }
     let mut notes = String::new();
     if fingerprint(&loaded.package.files) != file.rules_fingerprint {
@@ -180,30 +241,19 @@ pub fn load_game(s: &mut Session, line: &str, arg: &str) -> Result<String, Strin
         if let Seat::Bot(b) = seat
             && let Err(e) = crate::bots::Spec::parse(b)
         {
-            return Err(fail(format!("a seat is played by an unknown bot: {e}")));
+            return Err(format!("a seat is played by an unknown bot: {e}"));
         }
     }
-    // Everything checked: a save that cannot load is refused at once, and
-    // only one that can asks before dropping an unsaved game.
-    if let Some(question) = confirm::before_discarding(s, line) {
-        return Ok(question);
-    }
-    s.seed = file.seed;
-    s.set_seats(seats).map_err(fail)?;
-    s.request = request;
-    let n = r.replayed();
-    s.replace(loaded, r.line);
-    s.forced_view = None;
-    s.screen = viewer.map_or_else(|| s.wanted_viewer(), Viewer::Player);
-    s.reset_narration();
-    s.dirty = false;
-    Ok(format!(
-        "loaded {arg}: {} after {n} actions (seed {}, seats: {})\n{notes}{}",
-        file.game,
-        file.seed,
-        s.seat_summary(),
-        s.status()
-    ))
+    Ok(Restored {
+        game: file.game,
+        loaded,
+        request,
+        seed: file.seed,
+        seats,
+        viewer,
+        replayed: r,
+        notes,
+    })
 }
 
 /// Refuses a save with a control character in any of its words: they are
@@ -225,11 +275,11 @@ fn plain_text(file: &SaveFile) -> Result<(), String> {
     }
 }
 
-/// The save's game, built under the session's rules (see the module doc),
+/// The save's game, built under the current game's rules (see the module doc),
 /// and the request that reloads it. A save of another game, or one whose
 /// scenario comes from another rules package, is refused before any of its
 /// rules' scripts run.
-fn under_session_rules(s: &Session, file: &SaveFile) -> Result<(Loaded, Request), String> {
+fn under_current_rules(s: &Current, file: &SaveFile) -> Result<(Loaded, Request), String> {
     let game = &s.loaded.engine.game.id;
     let elsewhere = || format!("start 'portolan play {}' and load it there", file.target);
     if file.game != *game {
@@ -241,7 +291,7 @@ fn under_session_rules(s: &Session, file: &SaveFile) -> Result<(Loaded, Request)
     }
     let current = s.loaded.scenario.as_ref().map(|sc| sc.id.as_str());
     let target = match file.scenario.as_deref() {
-        same if same == current => s.request.target.clone(),
+        same if same == current => s.target.to_string(),
         None => game.clone(),
         Some(id) => {
             let known = s.catalog.scenario_ids(game);

@@ -47,7 +47,7 @@ impl Session {
         out += &render::board(engine, &view, self.colour);
         let viewer_id = match shown {
             Viewer::Player(p) => engine.game.player_id(p).to_string(),
-            Viewer::All => String::new(),
+            Viewer::All | Viewer::Public => String::new(),
         };
         match engine.status_text(self.state(), &viewer_id) {
             Some(Ok(text)) => out += &text,

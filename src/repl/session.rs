@@ -281,7 +281,7 @@ impl Session {
             Viewer::Player(p) => self.loaded.engine.game.players[p.0 as usize]
                 .name
                 .to_uppercase(),
-            Viewer::All => "EVERYONE".into(),
+            Viewer::All | Viewer::Public => "EVERYONE".into(),
         }
     }
 

@@ -171,14 +171,20 @@ pub fn view(s: &mut Session, line: &str, arg: &str) -> Result<String, String> {
         return Ok(question);
     }
     s.forced_view = chosen.filter(|&v| v != s.screen || !s.hot_seat());
-    let who = match s.shown_viewer() {
-        Viewer::All => "everyone's pieces (god view)".to_string(),
-        Viewer::Player(p) => format!("{}'s view", s.loaded.engine.game.players[p.0 as usize].name),
-    };
+    let who = seen_by(s);
     let until = if s.hot_seat() && s.forced_view.is_some() {
         " until the turn passes"
     } else {
         ""
     };
     Ok(format!("now showing {who}{until}\n{}", s.status()))
+}
+
+/// Whose eyes the screen shows, in words.
+pub(crate) fn seen_by(s: &Session) -> String {
+    match s.shown_viewer() {
+        Viewer::All => "everyone's pieces (god view)".to_string(),
+        Viewer::Public => "what every player sees".to_string(),
+        Viewer::Player(p) => format!("{}'s view", s.loaded.engine.game.players[p.0 as usize].name),
+    }
 }

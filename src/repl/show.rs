@@ -1,5 +1,5 @@
 //! Looking at the game: one piece or space in detail, the event log in
-//! words, the rules' game sheet.
+//! words, the rules' game sheet, the board drawn as SVG.
 
 use crate::files::write_atomic;
 use crate::kernel::piece::{Location, PieceId};
@@ -130,4 +130,27 @@ pub fn sheet(s: &Session, arg: &str) -> Result<String, String> {
     write_atomic(&crate::repl::save::typed_path(arg), text.as_bytes())
         .map_err(|e| format!("cannot write {arg}: {}", e.problem))?;
     Ok(format!("wrote the game sheet to {arg} (Markdown)\n"))
+}
+
+/// `map FILE.svg`: the board drawn as the screen shows it, through the
+/// same eyes (a seat's view, or the god view where `view all` chose it).
+/// A failing `rules.map_notes` still writes the drawing, without notes.
+pub fn map(s: &Session, arg: &str) -> Result<String, String> {
+    if arg.is_empty() {
+        return Err("usage: map FILE.svg (e.g. map board.svg)".into());
+    }
+    let drawing = crate::render::draw(&s.loaded, s.state(), s.shown_viewer());
+    write_atomic(&crate::repl::save::typed_path(arg), drawing.svg.as_bytes())
+        .map_err(|e| format!("cannot write {arg}: {}", e.problem))?;
+    let wrote = format!(
+        "wrote the map to {arg} ({})",
+        crate::repl::setup::seen_by(s)
+    );
+    match drawing.problems.as_slice() {
+        [] => Ok(format!("{wrote}\n")),
+        problems => Err(format!(
+            "{wrote}, without the rules' notes: {}",
+            problems.join("; ")
+        )),
+    }
 }

@@ -361,6 +361,18 @@ impl LuaRules {
             .map_err(|e| RulesError(format!("{}: {e}", what())))
     }
 
+    /// `rules.NAME`, if the package defines that optional function.
+    fn rules_function(&self, name: &str) -> Option<Function> {
+        self.sandbox
+            .call(|lua| {
+                lua.globals()
+                    .get::<Table>("rules")?
+                    .get::<Option<Function>>(name)
+            })
+            .ok()
+            .flatten()
+    }
+
     fn rule(&self, name: &str) -> Result<&Function, RulesError> {
         self.named()?.rules.get(name).ok_or_else(|| {
             RulesError(format!(
@@ -493,21 +505,45 @@ impl Scripts for LuaRules {
         function: &str,
         arg: &str,
     ) -> Option<Result<String, RulesError>> {
-        let f = self
-            .sandbox
-            .call(|lua| {
-                lua.globals()
-                    .get::<Table>("rules")?
-                    .get::<Option<Function>>(function)
-            })
-            .ok()
-            .flatten()?;
+        let f = self.rules_function(function)?;
         let mut copy = state.clone();
         Some(self.lend(
             &mut copy,
             None,
             || format!("rules.{function}"),
             |_| f.call::<String>(arg),
+        ))
+    }
+
+    fn map_notes(
+        &self,
+        state: &GameState,
+        player: &str,
+    ) -> Option<Result<Vec<String>, RulesError>> {
+        let f = self.rules_function("map_notes")?;
+        let mut copy = state.clone();
+        Some(self.lend(
+            &mut copy,
+            None,
+            || "rules.map_notes".to_string(),
+            |_| {
+                match f.call::<Value>(player)? {
+                    Value::Table(t) => t
+                        .sequence_values::<Value>()
+                        .map(|v| match v? {
+                            Value::String(s) => Ok(s.to_string_lossy()),
+                            other => Err(mlua::Error::runtime(format!(
+                                "returned a list holding a {}: return a list of strings",
+                                other.type_name()
+                            ))),
+                        })
+                        .collect(),
+                    other => Err(mlua::Error::runtime(format!(
+                        "returned a {}: return a list of strings",
+                        other.type_name()
+                    ))),
+                }
+            },
         ))
     }
 

@@ -266,10 +266,12 @@ impl Compiler<'_> {
                 );
             }
             let name = p.name.clone().unwrap_or_else(|| capitalised(&id));
+            let colour = self.colour(&format!("players.{i}.colour"), p.colour.as_deref());
             out.push(PlayerDef {
                 id,
                 name,
                 home: p.home,
+                colour,
             });
         }
         out
@@ -305,8 +307,16 @@ impl Compiler<'_> {
                     .unwrap_or_else(|| name.chars().take(1).collect()),
                 count: k.count,
                 attrs: k.attrs.clone(),
+                colour: self.colour(&format!("pieces.kinds.{name}.colour"), k.colour.as_deref()),
             })
             .collect()
+    }
+
+    /// A `colour:` key's value, or an error at its line.
+    fn colour(&mut self, path: &str, written: Option<&str>) -> Option<Colour> {
+        Colour::parse(written?)
+            .map_err(|e| self.err_at(path, format!("{path}: {e}")))
+            .ok()
     }
 
     fn pools(&mut self, file: &GameFile) -> Vec<String> {
