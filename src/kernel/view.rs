@@ -5,7 +5,7 @@
 
 use crate::kernel::event::{Event, Outcome};
 use crate::kernel::game::Game;
-use crate::kernel::piece::{KindId, Location, PieceId, PlayerId, player_bit};
+use crate::kernel::piece::{KindId, Location, Piece, PieceId, PlayerId, player_bit};
 use crate::kernel::state::GameState;
 use crate::kernel::value::Vars;
 use serde::Serialize;
@@ -68,7 +68,7 @@ impl View {
                     loc: p.loc,
                     public: p.is_public(),
                     attrs: if visible {
-                        p.attrs.clone()
+                        visible_attrs(game, p, viewer)
                     } else {
                         Vars::new()
                     },
@@ -112,6 +112,20 @@ impl View {
     }
 }
 
+/// A visible piece's attributes, less the game's private ones (cargo in a
+/// hold) when the viewer is not its owner.
+fn visible_attrs(game: &Game, piece: &Piece, viewer: Viewer) -> Vars {
+    let mut attrs = piece.attrs.clone();
+    if let Viewer::Player(p) = viewer
+        && !piece.is_owned_by(p)
+    {
+        for name in &game.private_attrs {
+            attrs.remove(name);
+        }
+    }
+    attrs
+}
+
 /// Events carry piece ids, not faces; the narrator looks faces up in the
 /// view. Only script text addressed to other players is withheld.
 fn visible_event(e: &Event, viewer: Viewer) -> bool {
@@ -124,7 +138,7 @@ fn visible_event(e: &Event, viewer: Viewer) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernel::piece::{EVERYONE, Piece, RESERVE};
+    use crate::kernel::piece::{EVERYONE, RESERVE};
     use crate::kernel::rng::GameRng;
 
     fn game_with_two_players() -> Game {

@@ -10,6 +10,7 @@
 //! [`Link::with_state`].
 
 mod board;
+mod cards;
 mod dice;
 mod frame;
 mod game;
@@ -53,12 +54,13 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<Api> {
     lua.set_app_data(Rc::clone(link));
     board::register(lua, link)?;
     pieces::register(lua, link)?;
+    cards::register(lua, link)?;
     dice::register(lua, link)?;
     let emit = game::register(lua, link)?;
     let vars_cache = vars::register(lua, link)?;
     let narrate = lua.load(API_LUA).set_name("=[portolan api]").call(emit)?;
     let globals = lua.globals();
-    let tables = ["board", "pieces", "dice", "game", "vars"]
+    let tables = ["board", "pieces", "cards", "dice", "game", "vars"]
         .iter()
         .map(|name| globals.raw_get::<Table>(*name))
         .collect::<mlua::Result<_>>()?;
