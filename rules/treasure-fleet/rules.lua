@@ -121,10 +121,10 @@ function phases.turn.run(frame)
       return nil
     end
     frame.step = 1
-    game.push_phase("side_turn", game.first_player(), { stage = "limbo" })
+    game.push_phase("side_turn", game.first_player())
   elseif frame.step == 1 then
     frame.step = 2
-    game.push_phase("side_turn", game.next_player(game.first_player()), { stage = "limbo" })
+    game.push_phase("side_turn", game.next_player(game.first_player()))
   else
     victory.announce()
     frame.step = 0
@@ -165,7 +165,7 @@ function stages.contact(side, ctx)
       ctx["checked_" .. box] = true
       if contact.roll(box) then
         game.logf("%s finds the enemy at %s!", game.player_name(side), fleet.place(box))
-        game.push_phase("battle", side, { box = box, attacker = side, stage = "setup" })
+        game.push_phase("battle", side, { box = box, attacker = side })
         return true
       end
     end
@@ -197,6 +197,10 @@ local ORDER = { limbo = "hand", hand = "orders", orders = "contact", contact = "
 phases.side_turn = {}
 function phases.side_turn.run(frame)
   local ctx = frame.ctx
+  if frame.step == 0 then
+    frame.step = 1
+    ctx.stage = ctx.stage or "limbo"
+  end
   while ctx.stage do
     local ask = stages[ctx.stage](frame.player, ctx)
     if ask then
@@ -360,6 +364,7 @@ end
 phases.battle = {}
 function phases.battle.run(frame)
   local ctx = frame.ctx
+  ctx.stage = ctx.stage or "setup"
   while true do
     if ctx.stage ~= "split" and one_side_left(ctx) then
       battle.finish(ctx.box)

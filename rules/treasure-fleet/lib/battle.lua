@@ -122,7 +122,10 @@ end
 -- that is off the map).
 local function leave(id, box)
   local at, step = where(id), STEP[attr(id, "heading")]
-  local column, row = at[1] + step[1], at[2] + step[2]
+  local column, row = at[1], at[2]
+  repeat
+    column, row = column + step[1], row + step[2]
+  until not fleet.square_at(column, row)
   local letter = column < 1 and "W" or column > 8 and "E" or row < 1 and "S" or "N"
   local to, off = fleet.sail_from(box, letter, 1)
   set_attr(id, "docked", false)
