@@ -11,7 +11,7 @@ local attr = pieces.attr
 local function afloat_worth(side)
   local home, worth = fleet.box[fleet.home(side)][1], 0
   for _, id in ipairs(fleet.fleet(side)) do
-    local at = fleet.box[pieces.get(id).at]
+    local at = fleet.box[pieces.where(id)]
     local cargo = attr(id, "cargo") + (attr(id, "prize") and attr(id, "max_cp") or 0)
     local columns = at and math.abs(at[1] - home) or 6
     worth = worth + cargo * (1 - columns / 10)
@@ -32,7 +32,7 @@ end
 local function treasure_prospects(side)
   local home, score = fleet.box[fleet.home(side)][1], 0
   for _, id in ipairs(fleet.on_map(side)) do
-    local at = fleet.box[pieces.get(id).at]
+    local at = fleet.box[pieces.where(id)]
     if attr(id, "cargo") < 100 then
       score = score + math.abs(at[1] - home) * (attr(id, "docked") and 3 or 1)
     end

@@ -45,8 +45,8 @@ end
 -- where it may dock ("Revenge at f4", "Revenge at f4 docked").
 local function placements(id, side)
   local name, out = fleet.name(id), {}
-  for _, box in ipairs(board.spaces()) do
-    if fleet.box[box] and box ~= fleet.home(fleet.enemy(side)) then
+  for _, box in ipairs(fleet.boxes) do
+    if box ~= fleet.home(fleet.enemy(side)) then
       out[#out + 1] = name .. " at " .. box
       if fleet.may_dock(side, box) and box ~= fleet.home(side) then
         out[#out + 1] = name .. " at " .. box .. " docked"
@@ -227,9 +227,9 @@ function phases.side_turn.choose(frame, choice)
   else
     set_attr(id, "worked", vars.get("turn"))
     if choice:find("loads treasure", 1, true) then
-      ports.load(id, side, pieces.get(id).at)
+      ports.load(id, side, pieces.where(id))
     else
-      ports.repair(id, side, pieces.get(id).at)
+      ports.repair(id, side, pieces.where(id))
     end
   end
 end

@@ -14,7 +14,7 @@ local ARROWS = { "^", "/", ">", "\\", "v", "/", "<", "\\" }
 local CLASS = { [90] = "First", [75] = "Second", [60] = "Third" }
 
 local function where(id)
-  local at = pieces.get(id).at
+  local at = pieces.where(id)
   if fleet.square[at] then
     return "battle " .. at:sub(8)
   elseif at == "limbo" then
@@ -29,7 +29,7 @@ local function map(lines)
   local count = {}
   for _, side in ipairs(game.players()) do
     for _, id in ipairs(fleet.on_map(side)) do
-      local box = pieces.get(id).at
+      local box = pieces.where(id)
       count[box] = count[box] or {}
       count[box][side] = (count[box][side] or 0) + 1
     end
@@ -73,7 +73,7 @@ local function cards_of(lines, viewer)
     if own then
       local faces = {}
       for _, card in ipairs(held) do
-        faces[#faces + 1] = pieces.get(card).kind
+        faces[#faces + 1] = pieces.kind(card)
       end
       table.sort(faces)
       lines[#lines + 1] = "  hand: " .. table.concat(faces, " ")

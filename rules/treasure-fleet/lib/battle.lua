@@ -19,7 +19,7 @@ local EAST, WEST = 3, 7
 function M.ships(side)
   local out = {}
   for _, id in ipairs(pieces.list { owner = side, on_board = true }) do
-    if fleet.square[pieces.get(id).at] then
+    if fleet.square[pieces.where(id)] then
       out[#out + 1] = id
     end
   end
@@ -27,7 +27,7 @@ function M.ships(side)
 end
 
 local function where(id)
-  return fleet.square[pieces.get(id).at]
+  return fleet.square[pieces.where(id)]
 end
 
 -- Any ship, of either side, by name.
@@ -51,7 +51,7 @@ function M.set_up(box, attacker)
     local inward = side == attacker and 1 or -1
     local row = t.first_row
     for _, id in ipairs(fleet.on_map(side)) do
-      if pieces.get(id).at == box then
+      if pieces.where(id) == box then
         if not fleet.square_at(column, row) then
           column, row = column + inward, t.first_row
         end
@@ -194,7 +194,7 @@ end
 
 -- Whether a ship may act (move, fire, board): under way, on the board.
 function M.under_way(id)
-  return not attr(id, "moored") and fleet.square[pieces.get(id).at] ~= nil
+  return not attr(id, "moored") and fleet.square[pieces.where(id)] ~= nil
 end
 
 -- The enemy ships a ship may fire at: broadside (not dead ahead or
@@ -272,7 +272,7 @@ function M.board(a, b)
   if M.under_way(b) then
     M.fire(b, a)
   end
-  if not fleet.square[pieces.get(a).at] then
+  if not fleet.square[pieces.where(a)] then
     return nil
   end
   if dice.roll("D100", fleet.name(a) .. " boards") > attr(a, "cp") then

@@ -9,12 +9,12 @@ function M.shared_boxes()
   local sides, out = {}, {}
   for _, side in ipairs(game.players()) do
     for _, id in ipairs(fleet.on_map(side)) do
-      local box = pieces.get(id).at
+      local box = pieces.where(id)
       sides[box] = sides[box] or {}
       sides[box][side] = true
     end
   end
-  for _, box in ipairs(board.spaces()) do
+  for _, box in ipairs(fleet.boxes) do
     local here = sides[box]
     if here and here[game.players()[1]] and here[game.players()[2]] then
       out[#out + 1] = box

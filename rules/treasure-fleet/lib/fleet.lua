@@ -6,8 +6,10 @@
 local M = {}
 local attr = pieces.attr
 
--- Strategic boxes by name: { column, row, kind }; and back by position.
+-- Strategic boxes by name: { column, row, kind }; and back by position;
+-- and their names in board order.
 M.box = {}
+M.boxes = {}
 local box_at = {}
 -- Battle squares by name: { column, row }; and back by position.
 M.square = {}
@@ -25,6 +27,7 @@ function M.prepare()
       square_at[s.column * 100 + s.row] = name
     else
       M.box[name] = { s.column, s.row, s.kind }
+      M.boxes[#M.boxes + 1] = name
       box_at[s.column * 100 + s.row] = name
     end
   end
@@ -88,7 +91,7 @@ end
 function M.fleet(side)
   local out = {}
   for _, id in ipairs(pieces.list { owner = side }) do
-    local at = pieces.get(id).at
+    local at = pieces.where(id)
     if at ~= "eliminated" and at ~= "prizes" and at ~= "reserve" then
       out[#out + 1] = id
     end
@@ -100,7 +103,7 @@ end
 function M.on_map(side)
   local out = {}
   for _, id in ipairs(pieces.list { owner = side, on_board = true }) do
-    if M.box[pieces.get(id).at] then
+    if M.box[pieces.where(id)] then
       out[#out + 1] = id
     end
   end

@@ -44,7 +44,7 @@ end
 function M.work(side, turn)
   local out = {}
   for _, id in ipairs(fleet.on_map(side)) do
-    local box = pieces.get(id).at
+    local box = pieces.where(id)
     if attr(id, "docked") and attr(id, "worked") ~= turn then
       out[#out + 1] = { id = id, box = box, load = M.can_load(id, side, box), repair = M.can_repair(id) }
     end

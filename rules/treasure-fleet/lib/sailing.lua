@@ -13,7 +13,7 @@ local attr, set_attr = pieces.attr, pieces.set_attr
 -- "Revenge sails E 2", "Revenge sails E 1 and docks", "Revenge holds",
 -- "Revenge docks", "Revenge drifts", "Revenge stays docked".
 function M.orders(id, side)
-  local name, box = fleet.name(id), pieces.get(id).at
+  local name, box = fleet.name(id), pieces.where(id)
   local held, out = wind.counts(side), {}
   local docked = attr(id, "docked")
   if docked then
@@ -64,7 +64,7 @@ end
 
 -- Carries out an order chosen among `M.orders`.
 function M.carry_out(id, side, order)
-  local box = pieces.get(id).at
+  local box = pieces.where(id)
   local letter, boxes = order:match(" sails (%a) (%d)")
   if letter then
     wind.play(side, wind.favorable(letter))
@@ -84,7 +84,7 @@ end
 -- Drift: without a card, a ship at sea moves one box in a random direction.
 function M.drift(id, side)
   local letter = fleet.LETTERS[dice.roll("1D4", "drift direction")]
-  local to, off = fleet.sail_from(pieces.get(id).at, letter, 1)
+  local to, off = fleet.sail_from(pieces.where(id), letter, 1)
   game.logf("%s drifts %s.", fleet.name(id), letter)
   arrive(id, side, to, off, false)
 end

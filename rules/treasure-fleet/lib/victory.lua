@@ -14,7 +14,7 @@ local function check(side)
   if M.vp(side) >= tables.victory.vp then
     game.finish {
       winner = side,
-      reason = string.format("%s brought %d VP home", game.player_name(side), M.vp(side)),
+      reason = string.format("%s brought %d VP home first", game.player_name(side), tables.victory.vp),
       scores = M.scores(),
     }
   end

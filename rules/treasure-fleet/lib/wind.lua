@@ -43,7 +43,7 @@ end
 -- The first card of a kind in a side's hand, or nil.
 function M.find(side, kind)
   for _, id in ipairs(M.hand(side)) do
-    if pieces.get(id).kind == kind then
+    if pieces.kind(id) == kind then
       return id
     end
   end
@@ -53,7 +53,7 @@ end
 function M.counts(side)
   local out = {}
   for _, id in ipairs(M.hand(side)) do
-    local kind = pieces.get(id).kind
+    local kind = pieces.kind(id)
     out[kind] = (out[kind] or 0) + 1
   end
   return out

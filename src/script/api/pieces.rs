@@ -19,7 +19,8 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<()> {
         lua,
         link,
         &[
-            &AT, &MOVE, &REMOVE, &REVEAL, &SEEN, &SET_KIND, &SET_OWNER, &ATTR, &SET_ATTR, &CREATE,
+            &AT, &WHERE, &KIND, &MOVE, &REMOVE, &REVEAL, &SEEN, &SET_KIND, &SET_OWNER, &ATTR,
+            &SET_ATTR, &CREATE,
         ],
     )?;
     let l = Rc::clone(link);
@@ -59,6 +60,31 @@ static AT: Native = Native {
                         .map(lua_piece),
                 ),
             }
+            Ok(())
+        })
+    },
+};
+
+/// Where a piece is: a space's or a pool's name. Cheaper than
+/// `pieces.get(id).at`, which builds a table of the whole piece.
+static WHERE: Native = Native {
+    name: "pieces.where",
+    call: |link, a, out| {
+        let id = a.int(1)?;
+        link.with_state(|g, s| {
+            out.str(location_name(g, s.piece(piece_arg(s, id)?).loc));
+            Ok(())
+        })
+    },
+};
+
+/// A piece's kind (rules see every face), without building its table.
+static KIND: Native = Native {
+    name: "pieces.kind",
+    call: |link, a, out| {
+        let id = a.int(1)?;
+        link.with_state(|g, s| {
+            out.str(&g.kind(s.piece(piece_arg(s, id)?).kind).name);
             Ok(())
         })
     },
