@@ -506,8 +506,19 @@ fn cargo_is_secret_to_the_enemy() {
     let e = engine();
     let mut s = ready(&e, 7);
     put(&e, &mut s, "Hind", "f4", true);
+    s.narrated = true;
     let s = orders(&e, side_turn(&e, s, "a", &[3, 4]), &[]);
     let hind = ship(&e, &s, "Hind");
+    let told = |side: &str| {
+        let view = View::new(&e.game, &s, Viewer::Player(player(&e, side)));
+        view.events
+            .iter()
+            .any(|ev| format!("{ev:?}").contains("2D10 rolled 3+4 = 7"))
+    };
+    assert!(
+        told("a") && !told("b"),
+        "the treasure roll is narrated to its side only"
+    );
     let theirs = View::new(&e.game, &s, Viewer::Player(player(&e, "b")));
     assert!(theirs.piece(hind).kind.is_some());
     assert!(theirs.piece(hind).attrs.get("cargo").is_none());

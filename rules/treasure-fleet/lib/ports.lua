@@ -24,7 +24,7 @@ end
 -- Loading: the roll times the distance times the factor, up to the limit.
 function M.load(id, side, box)
   local t = tables.ports
-  local roll = dice.roll(t.treasure.dice, "treasure")
+  local roll = dice.roll_secret(t.treasure.dice, side, "treasure")
   local loaded = math.min(roll * M.distance(side, box) * t.treasure.factor, t.max_cargo - attr(id, "cargo"))
   set_attr(id, "cargo", attr(id, "cargo") + loaded)
   game.log(string.format("%s loads %d VP of treasure.", fleet.name(id), loaded), side)

@@ -17,6 +17,7 @@ mod game;
 pub mod link;
 pub mod native;
 mod pieces;
+mod secret_roll;
 mod vars;
 pub mod vars_cache;
 
@@ -56,6 +57,10 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<Api> {
     pieces::register(lua, link)?;
     cards::register(lua, link)?;
     dice::register(lua, link)?;
+    lua.globals().get::<Table>("dice")?.raw_set(
+        "roll_secret",
+        native::function(lua, link, &secret_roll::ROLL_SECRET)?,
+    )?;
     let emit = game::register(lua, link)?;
     let vars_cache = vars::register(lua, link)?;
     let narrate = lua.load(API_LUA).set_name("=[portolan api]").call(emit)?;
