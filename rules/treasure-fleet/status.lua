@@ -69,6 +69,12 @@ local function cards_of(lines, viewer)
         CLASS[attr(id, "max_cp")] or "", attr(id, "cp"), attr(id, "max_cp"), cargo, where(id),
         attr(id, "prize") and "  (prize)" or "")
     end
+    if own then
+      for _, id in ipairs(pieces.list { owner = side, at = "reserve" }) do
+        lines[#lines + 1] = string.format("  %-9s %-6s to be placed: %s", fleet.name(id), CLASS[attr(id, "max_cp")] or "",
+          attr(id, "plan") or "not yet")
+      end
+    end
     local held = wind.hand(side)
     if own then
       local faces = {}

@@ -4,7 +4,6 @@
 //! narration is a log line addressed to that player alone, which views
 //! withhold from the others.
 
-use super::link::Link;
 use super::native::Native;
 use super::player_arg;
 use crate::kernel::event::Event;
