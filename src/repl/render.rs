@@ -126,8 +126,9 @@ fn runs(tokens: &[String]) -> String {
         .join(" ")
 }
 
-/// The longest run of alike tokens in a pool written out one by one.
-const MAX_RUN: usize = 3;
+/// The longest run of alike tokens in a pool written out one by one:
+/// a reserve or a hand reads token by token, a deck as a count.
+const MAX_RUN: usize = 10;
 
 /// Occupied spaces, grouped by region (spaces without one come first).
 fn areas(engine: &Engine, view: &View, colour: bool, out: &mut String) {
@@ -182,11 +183,10 @@ fn legend(engine: &Engine, view: &View, out: &mut String) {
 mod tests {
     #[test]
     fn a_long_run_of_alike_tokens_is_written_with_its_count() {
-        let tokens: Vec<String> = ["bS ", "-? ", "-? ", "-? ", "-? ", "bC "]
-            .iter()
-            .map(|t| t.to_string())
-            .collect();
-        assert_eq!(super::runs(&tokens), "bS  -? x4 bC ");
+        let mut tokens = vec!["bS ".to_string()];
+        tokens.extend(std::iter::repeat_n("-? ".to_string(), 11));
+        tokens.push("bC ".to_string());
+        assert_eq!(super::runs(&tokens), "bS  -? x11 bC ");
         assert_eq!(super::runs(&tokens[..4]), "bS  -?  -?  -? ");
     }
 }
