@@ -89,6 +89,21 @@ pub struct BoardFile {
     pub spaces: Vec<SpaceFile>,
     #[serde(default)]
     pub connections: Vec<ConnectionFile>,
+    /// Named grids beside the main one (a battle board beside a map).
+    #[serde(default)]
+    pub grids: BTreeMap<String, NamedGridFile>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NamedGridFile {
+    pub columns: u8,
+    pub rows: u8,
+    #[serde(default = "sea")]
+    pub kind: String,
+    /// Diagonal neighbours too: eight directions instead of four.
+    #[serde(default)]
+    pub diagonals: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -139,6 +154,9 @@ pub struct PiecesFile {
     /// Faces start hidden from the other players.
     #[serde(default)]
     pub hidden: bool,
+    /// Attributes only a piece's owner sees, even when its face is shown.
+    #[serde(default)]
+    pub private_attrs: Vec<String>,
     /// Kinds by name; `count` pieces of each go to every player's reserve.
     #[serde(default)]
     pub kinds: BTreeMap<String, KindFile>,

@@ -47,9 +47,25 @@ pub struct Space {
     /// Drawing coordinates, for renderers; the rules never read them.
     pub xy: Option<[f32; 2]>,
     pub attrs: Vars,
-    /// Column and row (both from 0) when the space is a grid cell.
+    /// Column and row (both from 0) when the space is a cell of the main grid.
     pub cell: Option<(u8, u8)>,
+    /// The grid, column and row (both from 0) when the space is a cell of a
+    /// named grid beside the main one ([`Board::add_named_grid`]).
+    pub named_cell: Option<NamedCell>,
 }
+
+/// A cell of a named grid: a second board in the same graph (a tactical
+/// battle board beside a strategic map), with its own cell names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NamedCell {
+    /// Index into [`Board::named_grids`].
+    pub grid: u8,
+    pub col: u8,
+    pub row: u8,
+}
+
+/// The edge kind joining diagonal neighbours of a named grid that has them.
+pub const DIAGONAL: &str = "diagonal";
 
 /// A connection from one space to another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +92,7 @@ pub struct Board {
     space_kinds: Vec<String>,
     edge_kinds: Vec<String>,
     grid: Option<GridSize>,
+    named_grids: Vec<(String, GridSize)>,
 }
 
 /// The edge kind every grid edge and every undeclared connection has.
@@ -103,6 +120,7 @@ impl Board {
                     xy: Some([f32::from(col), f32::from(row)]),
                     attrs: Vars::new(),
                     cell: Some((col, row)),
+                    named_cell: None,
                 });
             }
         }
@@ -149,7 +167,71 @@ impl Board {
             xy: None,
             attrs: Vars::new(),
             cell: None,
+            named_cell: None,
         })
+    }
+
+    /// Adds a named grid of `columns` x `rows` cells beside the spaces
+    /// already there: cells are named `NAME.a1` and so on (columns are letters
+    /// from the west edge, rows numbers from the south edge), all of `kind`,
+    /// joined to their orthogonal neighbours by `adjacent` edges and, with
+    /// `diagonals`, to their diagonal ones by `diagonal` edges. The cells
+    /// are not joined to any other space: a piece reaches them only by being
+    /// moved there. Returns the grid's index.
+    pub fn add_named_grid(
+        &mut self,
+        name: &str,
+        size: GridSize,
+        kind: &str,
+        diagonals: bool,
+    ) -> u8 {
+        let grid = self.named_grids.len() as u8;
+        self.named_grids.push((name.to_string(), size));
+        let first = self.spaces.len();
+        for row in 0..size.rows {
+            for col in 0..size.columns {
+                let id = self.add_space(&format!("{name}.{}", cell_name(col, row)), kind);
+                let space = self.space_mut(id);
+                space.xy = Some([f32::from(col), f32::from(row)]);
+                space.named_cell = Some(NamedCell { grid, col, row });
+            }
+        }
+        let at = |col: i16, row: i16| {
+            let inside = (0..i16::from(size.columns)).contains(&col)
+                && (0..i16::from(size.rows)).contains(&row);
+            inside.then(|| SpaceId((first + (row * i16::from(size.columns) + col) as usize) as u16))
+        };
+        let mut steps = vec![(0, 1), (1, 0), (0, -1), (-1, 0)];
+        if diagonals {
+            steps.extend([(1, 1), (1, -1), (-1, -1), (-1, 1)]);
+        }
+        let diagonal = intern(&mut self.edge_kinds, DIAGONAL);
+        let adjacent = intern(&mut self.edge_kinds, ADJACENT);
+        for row in 0..i16::from(size.rows) {
+            for col in 0..i16::from(size.columns) {
+                let from = at(col, row).expect("cell exists");
+                for &(dc, dr) in &steps {
+                    if let Some(to) = at(col + dc, row + dr) {
+                        let kind = if dc != 0 && dr != 0 {
+                            diagonal
+                        } else {
+                            adjacent
+                        };
+                        self.edges[from.0 as usize].push(Edge {
+                            to,
+                            kind,
+                            dir: None,
+                        });
+                    }
+                }
+            }
+        }
+        grid
+    }
+
+    /// The named grids, by index: each one's name and size.
+    pub fn named_grids(&self) -> &[(String, GridSize)] {
+        &self.named_grids
     }
 
     /// Joins two spaces both ways with an edge of the given kind.
@@ -329,6 +411,60 @@ mod tests {
             .collect();
         assert_eq!(names, ["d4", "e3", "d2", "c3"]);
         assert_eq!(b.edges(centre)[0].dir, Some(Dir::North));
+    }
+
+    #[test]
+    fn a_named_grid_has_its_own_cell_names_and_eight_directions() {
+        let mut b = Board::grid(
+            GridSize {
+                columns: 3,
+                rows: 3,
+            },
+            "sea",
+        );
+        let grid = b.add_named_grid(
+            "battle",
+            GridSize {
+                columns: 4,
+                rows: 4,
+            },
+            "open sea",
+            true,
+        );
+        assert_eq!(b.len(), 9 + 16);
+        let b2 = b.find("battle.b2").unwrap();
+        assert_eq!(
+            b.space(b2).named_cell,
+            Some(NamedCell {
+                grid,
+                col: 1,
+                row: 1
+            })
+        );
+        assert_eq!(b.space(b2).cell, None);
+        let names: Vec<_> = b.neighbours(b2).map(|s| b.name(s).to_string()).collect();
+        assert_eq!(
+            names,
+            [
+                "battle.b3",
+                "battle.c2",
+                "battle.b1",
+                "battle.a2",
+                "battle.c3",
+                "battle.c1",
+                "battle.a1",
+                "battle.a3"
+            ]
+        );
+        let corner = b.find("battle.a1").unwrap();
+        assert_eq!(b.neighbours(corner).count(), 3);
+        assert_eq!(b.edge_kinds()[b.edges(corner)[2].kind as usize], DIAGONAL);
+        assert_eq!(
+            b.neighbours(b.find("a1").unwrap()).count(),
+            2,
+            "the main grid is untouched"
+        );
+        assert_eq!(b.named_grids()[0].0, "battle");
     }
 
     #[test]

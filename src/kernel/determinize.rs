@@ -12,6 +12,13 @@
 //!   rules, and the faces already seen tell which remain. A rule that lets
 //!   a player pick a hidden piece's kind (Convoy's marked ship) is the
 //!   exception: the sample keeps the picked kind among the hidden ones.
+//! - **Private attributes** (`pieces.private_attrs`: cargo in a hold)
+//!   of pieces the seat does not own go back to their kind's starting
+//!   value, face seen or not: the seat has not seen them.
+//! - **Cards.** Face-down cards (the `cards` API: neutral pieces whose
+//!   face nobody or only their holder sees) are hidden neutral pieces, so
+//!   the deck and the other players' hands are dealt anew from the cards
+//!   the seat has not seen.
 //! - **The dice.** Future rolls are unknown too: the sample's random
 //!   stream is reseeded from the searcher's own stream.
 //! - **The repetition history.** Recorded position hashes include the
@@ -19,7 +26,8 @@
 //!   count (earlier positions do not count toward a repetition in it).
 //!
 //! Other players' variables are kept: a game that keeps secrets should keep
-//! them as hidden pieces, which views and samples both handle.
+//! them as hidden pieces or private attributes, which views and samples
+//! both handle.
 
 use crate::kernel::game::Game;
 use crate::kernel::piece::{PieceId, PlayerId};
@@ -51,6 +59,22 @@ pub fn sample(game: &Game, state: &GameState, seat: PlayerId, rng: &mut GameRng)
         for (&id, kind) in hidden.iter().zip(kinds) {
             sample.set_kind(id, kind);
             sample.set_piece_attrs(id, game.kind(kind).attrs.clone());
+        }
+    }
+    if !game.private_attrs.is_empty() {
+        for id in state.piece_ids() {
+            let p = state.piece(id);
+            if p.is_owned_by(seat) || !p.visible_to(seat) {
+                continue;
+            }
+            let start = &game.kind(p.kind).attrs;
+            for name in &game.private_attrs {
+                let value = start.get(name).cloned();
+                if p.attrs.get(name) != value.as_ref() {
+                    sample.set_piece_attr(id, name, value);
+                    resampled = true;
+                }
+            }
         }
     }
     sample.rng =

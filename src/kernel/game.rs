@@ -305,6 +305,8 @@ pub struct Game {
     pub pools: Vec<String>,
     pub start: Vec<StartPiece>,
     pub hidden: bool,
+    /// Attributes only a piece's owner sees, whoever sees its face.
+    pub private_attrs: Vec<String>,
     pub zones: Vec<Zone>,
     pub phases: Vec<Phase>,
     pub flow: Vec<u16>,

@@ -271,6 +271,16 @@ impl GameState {
         }
     }
 
+    /// Sets exactly who sees a piece's face, hiding it again from some (a
+    /// card shuffled back into its deck). Earlier positions may then recur
+    /// with other knowledge, so the repetition count restarts.
+    pub fn set_seen_by(&mut self, id: PieceId, players: u8) {
+        if players != self.pieces[id.0 as usize].seen_by {
+            self.update(id, |p| p.seen_by = players);
+            self.history_floor = self.history.len();
+        }
+    }
+
     pub fn set_kind(&mut self, id: PieceId, kind: KindId) {
         self.update(id, |p| p.kind = kind);
     }

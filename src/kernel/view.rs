@@ -5,7 +5,7 @@
 
 use crate::kernel::event::{Event, Outcome};
 use crate::kernel::game::Game;
-use crate::kernel::piece::{EVERYONE, KindId, Location, PieceId, PlayerId, player_bit};
+use crate::kernel::piece::{EVERYONE, KindId, Location, Piece, PieceId, PlayerId, player_bit};
 use crate::kernel::state::GameState;
 use crate::kernel::value::Vars;
 use serde::Serialize;
@@ -72,7 +72,7 @@ impl View {
                     loc: p.loc,
                     public: p.is_public(),
                     attrs: if visible {
-                        p.attrs.clone()
+                        visible_attrs(game, p, viewer)
                     } else {
                         Vars::new()
                     },
@@ -116,6 +116,23 @@ impl View {
     }
 }
 
+/// A visible piece's attributes, less the game's private ones (cargo in a
+/// hold) unless the viewer is its owner (or sees everything).
+fn visible_attrs(game: &Game, piece: &Piece, viewer: Viewer) -> Vars {
+    let mut attrs = piece.attrs.clone();
+    let owner_sees = match viewer {
+        Viewer::All => true,
+        Viewer::Player(p) => piece.is_owned_by(p),
+        Viewer::Public => false,
+    };
+    if !owner_sees {
+        for name in &game.private_attrs {
+            attrs.remove(name);
+        }
+    }
+    attrs
+}
+
 /// Events carry piece ids, not faces; the narrator looks faces up in the
 /// view. Only script text addressed to other players is withheld.
 fn visible_event(e: &Event, viewer: Viewer) -> bool {
@@ -128,7 +145,7 @@ fn visible_event(e: &Event, viewer: Viewer) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernel::piece::{Piece, RESERVE};
+    use crate::kernel::piece::RESERVE;
     use crate::kernel::rng::GameRng;
 
     fn game_with_two_players() -> Game {

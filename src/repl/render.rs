@@ -102,7 +102,7 @@ pub fn board(engine: &Engine, view: &View, colour: bool) -> String {
                     .iter()
                     .map(|p| token(engine, view, p.id, colour))
                     .collect();
-                tokens.join(" ")
+                runs(&tokens)
             })
             .collect();
         if !groups.is_empty() {
@@ -112,6 +112,23 @@ pub fn board(engine: &Engine, view: &View, colour: bool) -> String {
     legend(engine, view, &mut out);
     out
 }
+
+/// Tokens side by side, a run of more than [`MAX_RUN`] alike written once
+/// with its count (a face-down deck of 48 cards is `-? x48`).
+fn runs(tokens: &[String]) -> String {
+    tokens
+        .chunk_by(|a, b| a == b)
+        .map(|run| match run.len() {
+            n if n > MAX_RUN => format!("{} x{n}", run[0].trim_end()),
+            _ => run.join(" "),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The longest run of alike tokens in a pool written out one by one:
+/// a reserve or a hand reads token by token, a deck as a count.
+const MAX_RUN: usize = 10;
 
 /// Occupied spaces, grouped by region (spaces without one come first).
 fn areas(engine: &Engine, view: &View, colour: bool, out: &mut String) {
@@ -160,4 +177,16 @@ fn legend(engine: &Engine, view: &View, out: &mut String) {
         kinds.join(" "),
         if hidden { ", ?=unknown to you" } else { "" }
     );
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_long_run_of_alike_tokens_is_written_with_its_count() {
+        let mut tokens = vec!["bS ".to_string()];
+        tokens.extend(std::iter::repeat_n("-? ".to_string(), 11));
+        tokens.push("bC ".to_string());
+        assert_eq!(super::runs(&tokens), "bS  -? x11 bC ");
+        assert_eq!(super::runs(&tokens[..4]), "bS  -?  -?  -? ");
+    }
 }

@@ -38,9 +38,11 @@ impl Compiler<'_> {
         };
         let space_kinds = b.grid.iter().map(|g| g.kind.as_str());
         let space_kinds = space_kinds
+            .chain(b.grids.values().map(|g| g.kind.as_str()))
             .chain(b.spaces.iter().map(|s| s.kind.as_str()))
             .chain(b.terrain.values().map(String::as_str));
         let one_kind = self.too_many_kinds("board.spaces", "space", space_kinds);
+        self.named_grids(file, &mut board, one_kind);
         let declared = board.len() + b.spaces.len();
         let fit = self.fit("board.spaces", "spaces on the board", declared, MAX_SPACES);
         for (i, s) in b.spaces.iter().take(fit - board.len()).enumerate() {
@@ -83,6 +85,41 @@ impl Compiler<'_> {
             }
         }
         board
+    }
+
+    /// The named grids beside the main one, each checked for its size and
+    /// name, and for room on the board.
+    fn named_grids(&mut self, file: &GameFile, board: &mut Board, one_kind: Option<&str>) {
+        for (name, g) in &file.board.grids {
+            let at = format!("board.grids.{name}");
+            let cells = usize::from(g.columns) * usize::from(g.rows);
+            if g.columns == 0 || g.rows == 0 || g.columns > 26 {
+                self.err_at(
+                    &at,
+                    format!("grid '{name}' needs 1 to 26 columns and at least 1 row"),
+                );
+            } else if name.is_empty()
+                || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
+                self.err_at(
+                    &at,
+                    format!("grid name '{name}' must be letters, digits or '_' (its cells are named '{name}.a1'...)"),
+                );
+            } else if board.named_grids().len() > usize::from(u8::MAX) {
+                self.err_at(&at, "a board has at most 256 named grids");
+            } else if board.len() + cells > MAX_SPACES {
+                self.err_at(
+                    &at,
+                    format!("grid '{name}' would take the board past {MAX_SPACES} spaces"),
+                );
+            } else {
+                let size = GridSize {
+                    columns: g.columns,
+                    rows: g.rows,
+                };
+                board.add_named_grid(name, size, one_kind.unwrap_or(&g.kind), g.diagonals);
+            }
+        }
     }
 
     /// Kinds of spaces or edges are numbered by a byte: with more than

@@ -65,6 +65,7 @@ pub fn compile(
         pools,
         start: Vec::new(),
         hidden: file.pieces.hidden,
+        private_attrs: file.pieces.private_attrs.clone(),
         zones: Vec::new(),
         phases: Vec::new(),
         flow: Vec::new(),

@@ -63,7 +63,8 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<()> {
     lua.globals().raw_set("board", t)
 }
 
-/// One space: name, kind, tags, region, attrs, and column/row on grids.
+/// One space: name, kind, tags, region, attrs, and column/row on grids
+/// (with `grid`, the grid's name, on a named grid).
 fn space(lua: &Lua, g: &Game, name: &str) -> mlua::Result<Table> {
     let id = space_arg(g, name).map_err(|e| fail(lua, e))?;
     let s = g.board.space(id);
@@ -78,6 +79,14 @@ fn space(lua: &Lua, g: &Game, name: &str) -> mlua::Result<Table> {
     if let Some((col, row)) = s.cell {
         t.raw_set("column", col + 1)?;
         t.raw_set("row", row + 1)?;
+    }
+    if let Some(cell) = s.named_cell {
+        t.raw_set(
+            "grid",
+            g.board.named_grids()[usize::from(cell.grid)].0.as_str(),
+        )?;
+        t.raw_set("column", cell.col + 1)?;
+        t.raw_set("row", cell.row + 1)?;
     }
     t.raw_set("attrs", vars_to_table(lua, &s.attrs)?)?;
     Ok(t)

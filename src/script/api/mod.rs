@@ -10,12 +10,14 @@
 //! [`Link::with_state`].
 
 mod board;
+mod cards;
 mod dice;
 mod frame;
 mod game;
 pub mod link;
 pub mod native;
 mod pieces;
+mod secret_roll;
 mod vars;
 pub mod vars_cache;
 
@@ -56,12 +58,17 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<Api> {
     lua.set_app_data(Rc::clone(link));
     board::register(lua, link)?;
     pieces::register(lua, link)?;
+    cards::register(lua, link)?;
     dice::register(lua, link)?;
+    lua.globals().get::<Table>("dice")?.raw_set(
+        "roll_secret",
+        native::function(lua, link, &secret_roll::ROLL_SECRET)?,
+    )?;
     let emit = game::register(lua, link)?;
     let (vars_cache, game_vars) = vars::register(lua, link)?;
     let narrate = lua.load(API_LUA).set_name("=[portolan api]").call(emit)?;
     let globals = lua.globals();
-    let tables = ["board", "pieces", "dice", "game", "vars"]
+    let tables = ["board", "pieces", "cards", "dice", "game", "vars"]
         .iter()
         .map(|name| globals.raw_get::<Table>(*name))
         .collect::<mlua::Result<_>>()?;

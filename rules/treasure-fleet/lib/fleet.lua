@@ -1,0 +1,142 @@
+-- The fleets: which ships a side has, where they are, and the map they
+-- sail on. Ships are pieces whose attributes are their status card: name,
+-- cp (combat points now), max_cp (at the start), cargo (VP aboard, secret
+-- to the enemy), docked, and prize (a captured ship). The lookups below
+-- are built once from the data by `prepare`, before the package freezes.
+local M = {}
+local attr = pieces.attr
+
+-- Strategic boxes by name: { column, row, kind }; and back by position;
+-- and their names in board order.
+M.box = {}
+M.boxes = {}
+local box_at = {}
+-- Battle squares by name: { column, row }; and back by position.
+M.square = {}
+local square_at = {}
+
+-- Compass steps of the strategic map (no diagonals), by card letter.
+M.STEP = { N = { 0, 1 }, E = { 1, 0 }, S = { 0, -1 }, W = { -1, 0 } }
+M.LETTERS = { "N", "E", "S", "W" }
+
+function M.prepare()
+  for _, name in ipairs(board.spaces()) do
+    local s = board.space(name)
+    if s.grid then
+      M.square[name] = { s.column, s.row }
+      square_at[s.column * 100 + s.row] = name
+    else
+      M.box[name] = { s.column, s.row, s.kind }
+      M.boxes[#M.boxes + 1] = name
+      box_at[s.column * 100 + s.row] = name
+    end
+  end
+end
+
+-- The box at a column and row of the strategic map, or nil off the map.
+function M.box_at(column, row)
+  return box_at[column * 100 + row]
+end
+
+-- The battle square at a column and row, or nil off the battle board.
+function M.square_at(column, row)
+  return square_at[column * 100 + row]
+end
+
+-- The box `count` boxes from `from` in direction `letter`, stopping at the
+-- edge: returns the last box on the map and whether the ship sailed off.
+function M.sail_from(from, letter, count)
+  local step, at = M.STEP[letter], M.box[from]
+  local column, row, last = at[1], at[2], from
+  for _ = 1, count do
+    column, row = column + step[1], row + step[2]
+    local next = M.box_at(column, row)
+    if not next then
+      return last, true
+    end
+    last = next
+  end
+  return last, false
+end
+
+function M.enemy(side)
+  return game.next_player(side)
+end
+
+function M.home(side)
+  return tables.home_port[side]
+end
+
+-- A box's name for people: "f4 (Pais de los Muertos)".
+function M.place(box)
+  local name = tables.places[box]
+  return name and (box .. " (" .. name .. ")") or box
+end
+
+function M.name(id)
+  return attr(id, "name")
+end
+
+function M.cp(id)
+  return attr(id, "cp")
+end
+
+-- Whether a piece is a ship (cards have no combat points).
+function M.is_ship(id)
+  return attr(id, "cp") ~= nil
+end
+
+-- A side's ships still in its fleet: on the map, in limbo or in a battle
+-- (not sunk, not sold as prizes), in id order.
+function M.fleet(side)
+  local out = {}
+  for _, id in ipairs(pieces.list { owner = side }) do
+    local at = pieces.where(id)
+    if at ~= "eliminated" and at ~= "prizes" and at ~= "reserve" then
+      out[#out + 1] = id
+    end
+  end
+  return out
+end
+
+-- A side's ships on the strategic map, in id order.
+function M.on_map(side)
+  local out = {}
+  for _, id in ipairs(pieces.list { owner = side, on_board = true }) do
+    if M.box[pieces.where(id)] then
+      out[#out + 1] = id
+    end
+  end
+  return out
+end
+
+-- The ship of a side named `name`, or nil.
+function M.by_name(side, name)
+  for _, id in ipairs(pieces.list { owner = side }) do
+    if attr(id, "name") == name then
+      return id
+    end
+  end
+end
+
+-- Whether a side's ship may dock in a box: an island or a land mass, or
+-- its own home port (never the enemy's).
+function M.may_dock(side, box)
+  local kind = M.box[box][3]
+  if box == M.home(M.enemy(side)) then
+    return false
+  end
+  for _, k in ipairs(tables.ports.dock_kinds) do
+    if k == kind then
+      return true
+    end
+  end
+  return false
+end
+
+-- `numerator/denominator` of a value, rounded down: CP/2 chances.
+function M.fraction(value, f)
+  return value * f.numerator // f.denominator
+end
+
+return M

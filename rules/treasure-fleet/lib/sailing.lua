@@ -1,0 +1,108 @@
+-- Strategic movement (rule 6): each turn a ship at sea plays a Favorable
+-- Wind card to sail 1 or 2 boxes in its direction (no diagonals), a No
+-- Wind card to hold its box, or drifts one box in a random direction.
+-- Docked ships need no card to stay. A ship that sails off the map is in
+-- limbo and returns each turn with a chance of half its CP in percent.
+local fleet = require("lib.fleet")
+local wind = require("lib.wind")
+local victory = require("lib.victory")
+local M = {}
+local attr, set_attr = pieces.attr, pieces.set_attr
+
+-- The orders a ship may be given with the side's hand, as choice texts:
+-- "Revenge sails E 2", "Revenge sails E 1 and docks", "Revenge holds",
+-- "Revenge docks", "Revenge drifts", "Revenge stays docked".
+function M.orders(id, side)
+  local name, box = fleet.name(id), pieces.where(id)
+  local held, out = wind.counts(side), {}
+  local docked = attr(id, "docked")
+  if docked then
+    out[#out + 1] = name .. " stays docked"
+  else
+    if fleet.may_dock(side, box) then
+      out[#out + 1] = name .. " docks"
+    end
+    if held[wind.NO_WIND] then
+      out[#out + 1] = name .. " holds"
+    end
+    out[#out + 1] = name .. " drifts"
+  end
+  for _, letter in ipairs(fleet.LETTERS) do
+    if held[wind.favorable(letter)] then
+      for boxes = 1, tables.sailing.max_boxes do
+        local to, off = fleet.sail_from(box, letter, boxes)
+        out[#out + 1] = string.format("%s sails %s %d", name, letter, boxes)
+        if not off and to ~= fleet.home(side) and fleet.may_dock(side, to) then
+          out[#out + 1] = string.format("%s sails %s %d and docks", name, letter, boxes)
+        end
+      end
+    end
+  end
+  return out
+end
+
+-- A ship off the map goes into limbo, remembering the box it left.
+local function into_limbo(id, last)
+  set_attr(id, "left_from", last)
+  set_attr(id, "docked", false)
+  pieces.move(id, "limbo")
+  game.logf("%s is blown off the map into limbo.", fleet.name(id))
+end
+
+-- Moves a ship to a box (or into limbo), docking it if asked; reaching
+-- its home port, it docks and unloads.
+local function arrive(id, side, to, off, dock)
+  if off then
+    return into_limbo(id, to)
+  end
+  pieces.move(id, to)
+  set_attr(id, "docked", dock or false)
+  if to == fleet.home(side) then
+    victory.arrive_home(id)
+  end
+end
+
+-- Carries out an order chosen among `M.orders`.
+function M.carry_out(id, side, order)
+  local box = pieces.where(id)
+  local letter, boxes = order:match(" sails (%a) (%d)")
+  if letter then
+    wind.play(side, wind.favorable(letter))
+    local to, off = fleet.sail_from(box, letter, tonumber(boxes))
+    game.logf("%s sails %s %s to %s.", fleet.name(id), letter, boxes, off and "the edge and beyond" or fleet.place(to))
+    return arrive(id, side, to, off, order:find("and docks", 1, true) ~= nil)
+  elseif order:find(" holds$") then
+    wind.play(side, wind.NO_WIND)
+  elseif order:find(" docks$") then
+    set_attr(id, "docked", true)
+    game.logf("%s docks at %s.", fleet.name(id), fleet.place(box))
+  elseif order:find(" drifts$") then
+    M.drift(id, side)
+  end
+end
+
+-- Drift: without a card, a ship at sea moves one box in a random direction.
+function M.drift(id, side)
+  local letter = fleet.LETTERS[dice.roll("1D4", "drift direction")]
+  local to, off = fleet.sail_from(pieces.where(id), letter, 1)
+  game.logf("%s drifts %s.", fleet.name(id), letter)
+  arrive(id, side, to, off, false)
+end
+
+-- Limbo: each ship of the side there returns with a chance of CP/2
+-- percent, at sea in the box it left.
+function M.return_from_limbo(side)
+  for _, id in ipairs(pieces.list { owner = side, at = "limbo" }) do
+    local chance = fleet.fraction(attr(id, "cp"), tables.sailing.limbo_return)
+    if dice.roll("D100", fleet.name(id) .. " returns from limbo") <= chance then
+      local box = attr(id, "left_from")
+      pieces.move(id, box)
+      game.logf("%s returns from limbo to %s.", fleet.name(id), fleet.place(box))
+      if box == fleet.home(side) then
+        victory.arrive_home(id)
+      end
+    end
+  end
+end
+
+return M
