@@ -157,6 +157,30 @@ fn convoy_draws_every_cell_and_every_group_with_its_count() {
 }
 
 #[test]
+fn a_named_grid_is_drawn_as_a_second_board_of_cells() {
+    let fleet = loaded("treasure-fleet");
+    let state = played(&fleet, 3, 0);
+    let (tree, _) = drawn(&fleet, &state, Viewer::Public);
+    let board = &fleet.engine.game.board;
+    let names: BTreeSet<String> = board.ids().map(|i| board.name(i).to_string()).collect();
+    assert_eq!(
+        spaces(&tree).keys().cloned().collect::<BTreeSet<_>>(),
+        names
+    );
+    // The strategic grid's cells and the battle board's, all as cells: none
+    // is left in the column of spaces off the map.
+    assert_eq!(tree.with_class("cell").len(), names.len());
+    assert!(tree.with_class("off-map").is_empty());
+    let headings = tree.with_class("heading");
+    assert!(
+        headings
+            .iter()
+            .any(|h| h.attr("data-grid") == Some("battle")),
+        "the battle board is named"
+    );
+}
+
+#[test]
 fn a_hidden_face_never_reaches_a_drawing_for_another_seat_or_the_table() {
     let convoy = loaded("med-convoy");
     let state = played(&convoy, 5, 20);

@@ -2,10 +2,10 @@
 //! space as a box (a square on a grid) filled by its kind, with its name
 //! and its groups of pieces.
 
-use crate::kernel::board::{ADJACENT, SpaceId};
+use crate::kernel::board::{ADJACENT, DIAGONAL, SpaceId};
 use crate::kernel::game::Game;
 use crate::kernel::piece::Location;
-use crate::render::layout::{LABEL, LINE, Layout, Rect, off_map};
+use crate::render::layout::{LABEL, LINE, Layout, Rect, in_a_grid, off_map};
 use crate::render::palette::{edge_style, group_fill, ink_on, space_fill};
 use crate::render::pieces::{Group, Groups};
 use crate::render::xml::{Svg, class_word};
@@ -25,6 +25,18 @@ pub fn lines_in_box(game: &Game, groups: &Groups, id: SpaceId) -> usize {
 pub fn draw_board(svg: &mut Svg, game: &Game, groups: &Groups, layout: &Layout) {
     if let Some(frame) = layout.grid {
         grid_coordinates(svg, game, frame);
+    }
+    for (name, frame) in &layout.named_grids {
+        svg.text(
+            "text",
+            &[
+                ("class", "heading".into()),
+                ("data-grid", name.into()),
+                ("x", frame.x.into()),
+                ("y", (frame.y - 6.0).into()),
+            ],
+            name,
+        );
     }
     svg.open("g", &[("id", "connections".into())]);
     connections(svg, game, layout);
@@ -78,9 +90,9 @@ fn connections(svg: &mut Svg, game: &Game, layout: &Layout) {
     for from in b.ids() {
         for e in b.edges(from) {
             let kind = &b.edge_kinds()[usize::from(e.kind)];
-            let both_cells = b.space(from).cell.is_some() && b.space(e.to).cell.is_some();
+            let both_cells = in_a_grid(b, from) && in_a_grid(b, e.to);
             let pair = (from.min(e.to), from.max(e.to), e.kind);
-            if (both_cells && kind == ADJACENT)
+            if (both_cells && (kind == ADJACENT || kind == DIAGONAL))
                 || off_map.contains(&from)
                 || off_map.contains(&e.to)
                 || !drawn.insert(pair)
@@ -152,10 +164,10 @@ fn space(svg: &mut Svg, game: &Game, groups: &Groups, layout: &Layout, id: Space
     let sp = b.space(id);
     let r = layout.boxes[usize::from(id.0)];
     let kind = b.space_kind_name(id);
-    let shape = match (sp.cell, layout.off_map.contains(&id)) {
-        (Some(_), _) => "cell",
-        (None, false) => "area",
-        (None, true) => "off-map",
+    let shape = match (in_a_grid(b, id), layout.off_map.contains(&id)) {
+        (true, _) => "cell",
+        (false, false) => "area",
+        (false, true) => "off-map",
     };
     let class = format!("space {shape} kind-{}", class_word(kind));
     let gid = format!("space-{}", id.0);

@@ -1,5 +1,6 @@
 //! Where each space goes on the drawing. Grid cells are squares by column
-//! and row (row 1 at the bottom, as players read a grid). Spaces with `xy`
+//! and row (row 1 at the bottom, as players read a grid); a named grid (a
+//! second board) is drawn the same way beside the main one. Spaces with `xy`
 //! are boxes at those points, scaled to a readable size and set beside the
 //! grid when the board has both. Spaces with neither are stacked in a side
 //! column headed "not on the map", so no space is ever left out.
@@ -53,6 +54,9 @@ pub struct Layout {
     pub boxes: Vec<Rect>,
     /// The grid's cells' frame, for its coordinates.
     pub grid: Option<Rect>,
+    /// Each named grid (a second board, such as a battle board) with its
+    /// cells' frame, beside the main grid.
+    pub named_grids: Vec<(String, Rect)>,
     /// Spaces with neither a cell nor a point, in board order, stacked at
     /// the top of the side column.
     pub off_map: Vec<SpaceId>,
@@ -103,9 +107,33 @@ pub fn layout(board: &Board, top: f32, lines: impl Fn(SpaceId) -> usize) -> Layo
         bottom = frame.bottom() + LABEL;
         frame
     });
+    let mut named_grids = Vec::new();
+    for (index, (name, size)) in board.named_grids().iter().enumerate() {
+        let frame = Rect {
+            x: right + MARGIN,
+            y: top + LINE + 8.0,
+            w: CELL * f32::from(size.columns),
+            h: CELL * f32::from(size.rows),
+        };
+        for id in board.ids() {
+            if let Some(c) = board.space(id).named_cell
+                && usize::from(c.grid) == index
+            {
+                boxes[usize::from(id.0)] = Rect {
+                    x: frame.x + CELL * f32::from(c.col),
+                    y: frame.y + CELL * f32::from(size.rows - 1 - c.row),
+                    w: CELL,
+                    h: CELL,
+                };
+            }
+        }
+        right = frame.right();
+        bottom = bottom.max(frame.bottom() + LABEL);
+        named_grids.push((name.clone(), frame));
+    }
     let placed: Vec<(SpaceId, [f32; 2])> = board
         .ids()
-        .filter(|&id| board.space(id).cell.is_none())
+        .filter(|&id| !in_a_grid(board, id))
         .filter_map(|id| point(board, id).map(|xy| (id, xy)))
         .collect();
     if !placed.is_empty() {
@@ -154,6 +182,7 @@ pub fn layout(board: &Board, top: f32, lines: impl Fn(SpaceId) -> usize) -> Layo
     Layout {
         boxes,
         grid,
+        named_grids,
         off_map,
         column: (column_x, column_y),
         right,
@@ -188,7 +217,13 @@ fn spread(placed: &[(SpaceId, [f32; 2])], heights: &[f32]) -> f32 {
 /// Whether a space has neither a grid cell nor a usable point: it goes to
 /// the side column.
 pub fn off_map(board: &Board, id: SpaceId) -> bool {
-    board.space(id).cell.is_none() && point(board, id).is_none()
+    !in_a_grid(board, id) && point(board, id).is_none()
+}
+
+/// Whether a space is a cell of the main grid or of a named one.
+pub fn in_a_grid(board: &Board, id: SpaceId) -> bool {
+    let space = board.space(id);
+    space.cell.is_some() || space.named_cell.is_some()
 }
 
 /// A space's drawing point, if it has a usable one.
