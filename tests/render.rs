@@ -157,6 +157,44 @@ fn convoy_draws_every_cell_and_every_group_with_its_count() {
 }
 
 #[test]
+fn mediterranea_draws_every_area_every_army_and_the_turn_and_points() {
+    let med = loaded("mediterranea");
+    let state = played(&med, 4, 20);
+    let (tree, svg) = drawn(&med, &state, Viewer::Public);
+    let board = &med.engine.game.board;
+    let names: BTreeSet<String> = board.ids().map(|i| board.name(i).to_string()).collect();
+    assert!(names.len() >= 60);
+    assert_eq!(
+        spaces(&tree).keys().cloned().collect::<BTreeSet<_>>(),
+        names
+    );
+    let expected = expected_groups(&med, &state);
+    for (name, space) in spaces(&tree) {
+        let want: Vec<_> = expected
+            .get(&name)
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
+        assert_eq!(groups(space), want, "area {name}");
+    }
+    let total: usize = tree
+        .with_class("pieces")
+        .iter()
+        .map(|g| g.attr("data-count").unwrap().parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(total, state.piece_ids().count());
+    // The rules' notes: the turn on the track and each faction's points.
+    assert!(
+        svg.contains("turn 2 (400-449)"),
+        "the turn is in the header"
+    );
+    for faction in ["White", "Yellow", "Green", "Orange"] {
+        assert!(svg.contains(&format!("{faction} ")), "{faction}'s points");
+    }
+}
+
+#[test]
 fn a_named_grid_is_drawn_as_a_second_board_of_cells() {
     let fleet = loaded("treasure-fleet");
     let state = played(&fleet, 3, 0);

@@ -36,6 +36,11 @@ function rules.status()
   return status.text()
 end
 
+-- The header of a drawing of the map: the same turn and points (all public).
+function rules.map_notes()
+  return status.lines()
+end
+
 -- The bots' heuristic (not a rule): the faction's net victory score so far,
 -- plus a little for each army on the map (armies hold the areas that score).
 function rules.evaluate(player)

@@ -4,7 +4,8 @@
 local victory = require("lib.victory")
 local M = {}
 
-function M.text()
+-- The status as lines: the turn, then each faction's points.
+function M.lines()
   local turn, scenario = vars.get("turn"), tables.scenario
   local years = ""
   for _, row in ipairs(tables.turn_track) do
@@ -20,7 +21,11 @@ function M.text()
     out[#out + 1] = string.format("  %-7s %4d points, target %4d, net %+d", game.player_name(player),
       vars.get_player(player, "vp") or 0, scenario.targets[player] or 0, victory.net(player))
   end
-  return table.concat(out, "\n") .. "\n"
+  return out
+end
+
+function M.text()
+  return table.concat(M.lines(), "\n") .. "\n"
 end
 
 return M
