@@ -5,6 +5,8 @@
 //! Blue's home row is row 1 (its far row is 5 and its Air Strike reaches
 //! rows 4 and 5); Red's home row is row 5 (far row 1, strike rows 1 and 2).
 
+// Only some of the shared helpers are needed here.
+#[allow(dead_code)]
 mod common;
 
 use common::*;

@@ -5,28 +5,21 @@
 //! (`GameRng::force`) and checks the effect. The Catalaunian Plains example
 //! of [8.4] is played out exactly as the rule book tells it.
 
-use portolan::data::catalog::Catalog;
+// Only some of the shared helpers are needed here.
+#[allow(dead_code)]
+mod common;
+
 use portolan::kernel::action::Action;
 use portolan::kernel::engine::Engine;
 use portolan::kernel::piece::{Location, PieceId, RESERVE};
 use portolan::kernel::state::{GameState, set_var};
 use portolan::kernel::value::{Value, Vars};
-use portolan::load::{Request, load};
-use std::path::PathBuf;
 
 const SEED: u64 = 7;
 
+/// The stock game or scenario `target`.
 fn engine(target: &str) -> Engine {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let catalog = Catalog::new(Some(root.join("rules")), Some(root.join("scenarios")));
-    let request = Request {
-        target: target.into(),
-        options: vec![],
-    };
-    match load(&catalog, &request) {
-        Ok(l) => l.engine,
-        Err(e) => panic!("{target} does not load: {e}"),
-    }
+    common::stock(target)
 }
 
 /// A game of a scenario, and the hand-made positions built on it.

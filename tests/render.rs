@@ -127,16 +127,23 @@ fn convoy_draws_every_cell_and_every_group_with_its_count() {
     let convoy = loaded("med-convoy");
     let state = played(&convoy, 5, 26);
     let (tree, _) = drawn(&convoy, &state, Viewer::All);
-    let shown = spaces(&tree);
-    let board = &convoy.engine.game.board;
+    assert_eq!(tree.with_class("cell").len(), 35);
+    assert!(
+        expected_groups(&convoy, &state).len() >= 15,
+        "pieces stand on the board"
+    );
+    assert_every_space_and_group_drawn(&convoy, &state, &tree);
+    assert_eq!(tree.attr("data-ply"), Some("26"));
+}
+
+/// Every space of the board is drawn with exactly the groups of pieces on
+/// it, and every piece is somewhere in the drawing (a space or a pool).
+fn assert_every_space_and_group_drawn(loaded: &Loaded, state: &GameState, tree: &Element) {
+    let shown = spaces(tree);
+    let board = &loaded.engine.game.board;
     let names: BTreeSet<String> = board.ids().map(|i| board.name(i).to_string()).collect();
     assert_eq!(shown.keys().cloned().collect::<BTreeSet<_>>(), names);
-    assert_eq!(tree.with_class("cell").len(), 35);
-    let expected = expected_groups(&convoy, &state);
-    assert!(
-        expected.len() >= 15,
-        "pieces stand on the board: {expected:?}"
-    );
+    let expected = expected_groups(loaded, state);
     for (name, space) in &shown {
         let want: Vec<_> = expected
             .get(name)
@@ -146,14 +153,12 @@ fn convoy_draws_every_cell_and_every_group_with_its_count() {
             .collect();
         assert_eq!(groups(space), want, "space {name}");
     }
-    // Every piece is somewhere in the drawing: on a space or in a pool.
     let total: usize = tree
         .with_class("pieces")
         .iter()
         .map(|g| g.attr("data-count").unwrap().parse::<usize>().unwrap())
         .sum();
     assert_eq!(total, state.piece_ids().count());
-    assert_eq!(tree.attr("data-ply"), Some("26"));
 }
 
 #[test]
@@ -161,29 +166,8 @@ fn mediterranea_draws_every_area_every_army_and_the_turn_and_points() {
     let med = loaded("mediterranea");
     let state = played(&med, 4, 20);
     let (tree, svg) = drawn(&med, &state, Viewer::Public);
-    let board = &med.engine.game.board;
-    let names: BTreeSet<String> = board.ids().map(|i| board.name(i).to_string()).collect();
-    assert!(names.len() >= 60);
-    assert_eq!(
-        spaces(&tree).keys().cloned().collect::<BTreeSet<_>>(),
-        names
-    );
-    let expected = expected_groups(&med, &state);
-    for (name, space) in spaces(&tree) {
-        let want: Vec<_> = expected
-            .get(&name)
-            .cloned()
-            .unwrap_or_default()
-            .into_iter()
-            .collect();
-        assert_eq!(groups(space), want, "area {name}");
-    }
-    let total: usize = tree
-        .with_class("pieces")
-        .iter()
-        .map(|g| g.attr("data-count").unwrap().parse::<usize>().unwrap())
-        .sum();
-    assert_eq!(total, state.piece_ids().count());
+    assert!(med.engine.game.board.len() >= 60);
+    assert_every_space_and_group_drawn(&med, &state, &tree);
     // The rules' notes: the turn on the track and each faction's points.
     assert!(
         svg.contains("turn 2 (400-449)"),

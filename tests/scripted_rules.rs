@@ -71,6 +71,16 @@ fn probe(rules: &str) -> Probe {
     }
 }
 
+/// Gives the probe a piece kind `x` with no pieces, for scripts to create.
+fn with_piece_kind_x(p: &Probe) {
+    let game = fs::read_to_string(format!("{}/game.yaml", p.root)).unwrap();
+    fs::write(
+        format!("{}/game.yaml", p.root),
+        game.replace("phases:", "pieces:\n  kinds:\n    x: { count: 0 }\nphases:"),
+    )
+    .unwrap();
+}
+
 fn load_probe(p: &Probe) -> Result<Engine, String> {
     let request = Request {
         target: p.root.clone(),
@@ -291,12 +301,7 @@ fn a_filter_is_read_as_data() {
            return #pieces.all() + 1\n\
          end)()",
     ));
-    let game = fs::read_to_string(format!("{}/game.yaml", p.root)).unwrap();
-    fs::write(
-        format!("{}/game.yaml", p.root),
-        game.replace("phases:", "pieces:\n  kinds:\n    x: { count: 0 }\nphases:"),
-    )
-    .unwrap();
+    with_piece_kind_x(&p);
     let engine = load_probe(&p).expect("the package loads");
     let state = play_out(&engine).expect("the filter checks hold");
     assert_eq!(state.result.unwrap().scores[0], 3);
@@ -312,12 +317,7 @@ fn pieces_never_wrap_past_the_id_range() {
            return #pieces.all()\n\
          end)()",
     ));
-    let game = fs::read_to_string(format!("{}/game.yaml", p.root)).unwrap();
-    fs::write(
-        format!("{}/game.yaml", p.root),
-        game.replace("phases:", "pieces:\n  kinds:\n    x: { count: 0 }\nphases:"),
-    )
-    .unwrap();
+    with_piece_kind_x(&p);
     let engine = load_probe(&p).expect("the package loads");
     let state = play_out(&engine).expect("the rules catch the error");
     assert_eq!(state.result.unwrap().scores[0], 65535);

@@ -7,7 +7,10 @@
 //! the option decision and checks every queued face was used: the dice
 //! order of a turn is part of what is tested.
 
-use portolan::data::catalog::Catalog;
+// Only some of the shared helpers are needed here.
+#[allow(dead_code)]
+mod common;
+
 use portolan::kernel::action::Action;
 use portolan::kernel::engine::Engine;
 use portolan::kernel::event::Event;
@@ -15,23 +18,13 @@ use portolan::kernel::piece::PlayerId;
 use portolan::kernel::state::{GameState, set_var};
 use portolan::kernel::value::Value;
 use portolan::kernel::view::{View, Viewer};
-use portolan::load::{Request, load};
 use portolan::repl::narrate::narrate;
-use std::path::PathBuf;
 
 const TYPES: [&str; 5] = ["cargo", "tanker", "carrier", "cruiser", "destroyer"];
 
+/// The stock game or scenario `target`.
 fn engine(target: &str) -> Engine {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let catalog = Catalog::new(Some(root.join("rules")), Some(root.join("scenarios")));
-    let request = Request {
-        target: target.into(),
-        options: vec![],
-    };
-    match load(&catalog, &request) {
-        Ok(l) => l.engine,
-        Err(e) => panic!("{target} does not load: {e}"),
-    }
+    common::stock(target)
 }
 
 struct Solo {

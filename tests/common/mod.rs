@@ -23,6 +23,19 @@ pub fn catalog() -> Catalog {
     Catalog::new(Some(root.join("rules")), Some(root.join("scenarios")))
 }
 
+/// A stock game or scenario of the repository (`solo-convoy`,
+/// `mediterranea/jihad`), as `portolan play TARGET` loads it.
+pub fn stock(target: &str) -> Engine {
+    let request = Request {
+        target: target.into(),
+        options: vec![],
+    };
+    match load(&catalog(), &request) {
+        Ok(l) => l.engine,
+        Err(e) => panic!("{target} does not load: {e}"),
+    }
+}
+
 /// Mediterranean Convoy with the given optional rules switched on.
 pub fn engine(options: &[&str]) -> Engine {
     let request = Request {
