@@ -8,7 +8,7 @@ use crate::kernel::piece::Location;
 use crate::render::layout::{LABEL, LINE, Layout, Rect, in_a_grid, off_map};
 use crate::render::palette::{edge_style, group_fill, ink_on, space_fill};
 use crate::render::pieces::{Group, Groups};
-use crate::render::xml::{Svg, class_word};
+use crate::render::xml::{Attr, Svg, class_word};
 use std::collections::HashSet;
 
 /// The most characters of a name a box shows (the full name is in its
@@ -183,18 +183,7 @@ fn space(svg: &mut Svg, game: &Game, groups: &Groups, layout: &Layout, id: Space
     svg.open("g", &attrs);
     let fill = space_fill(kind, usize::from(sp.kind)).hex();
     let corner: f32 = if shape == "cell" { 0.0 } else { 8.0 };
-    svg.empty(
-        "rect",
-        &[
-            ("x", r.x.into()),
-            ("y", r.y.into()),
-            ("width", r.w.into()),
-            ("height", r.h.into()),
-            ("rx", corner.into()),
-            ("fill", (&fill).into()),
-            ("stroke", "#666666".into()),
-        ],
-    );
+    filled_rect(svg, r, corner, &fill, &[("stroke", "#666666".into())]);
     let (name_fill, weight) = if shape == "cell" {
         ("#888888", "normal")
     } else {
@@ -292,18 +281,12 @@ pub fn draw_group(svg: &mut Svg, game: &Game, g: &Group, id: &str, r: Rect, labe
     svg.open("g", &attrs);
     let fill = group_fill(game, g);
     let hex = fill.hex();
-    svg.empty(
-        "rect",
-        &[
-            ("x", r.x.into()),
-            ("y", r.y.into()),
-            ("width", r.w.into()),
-            ("height", r.h.into()),
-            ("rx", 3.0.into()),
-            ("fill", (&hex).into()),
-            ("stroke", "#444444".into()),
-            ("stroke-width", 0.5.into()),
-        ],
+    filled_rect(
+        svg,
+        r,
+        3.0,
+        &hex,
+        &[("stroke", "#444444".into()), ("stroke-width", 0.5.into())],
     );
     svg.text(
         "text",
@@ -327,4 +310,19 @@ pub fn shown(text: &str, chars: usize) -> String {
         }
         None => text.to_string(),
     }
+}
+
+/// A rectangle at `r` with rounded corners `rx`, filled with `fill`, with
+/// the outline attributes `outline`.
+fn filled_rect(svg: &mut Svg, r: Rect, rx: f32, fill: &str, outline: &[(&str, Attr)]) {
+    let mut attrs = vec![
+        ("x", r.x.into()),
+        ("y", r.y.into()),
+        ("width", r.w.into()),
+        ("height", r.h.into()),
+        ("rx", rx.into()),
+        ("fill", fill.into()),
+    ];
+    attrs.extend_from_slice(outline);
+    svg.empty("rect", &attrs);
 }

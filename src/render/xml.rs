@@ -16,6 +16,7 @@ pub struct Svg {
 }
 
 /// An attribute value: numbers are written as they are, text escaped.
+#[derive(Clone, Copy)]
 pub enum Attr<'a> {
     Text(&'a str),
     Number(f32),

@@ -184,10 +184,9 @@ pub struct Restored {
     pub notes: String,
 }
 
-/// Reads the save at `path` and replays it under the rules of `current`:
-/// what `load` does before it replaces the game, and what `portolan
-/// render --save` draws. Every problem is an error in words.
-pub fn restore(current: &Current, path: &std::path::Path) -> Result<Restored, String> {
+/// Reads a save file (within its size limit) and checks that this program
+/// knows its format; every problem is an error in words.
+pub fn read_save(path: &std::path::Path) -> Result<SaveFile, String> {
     let text = read_text(path, SAVE_LIMIT).map_err(|e| e.problem)?;
     let file: SaveFile =
         serde_json::from_str(&text).map_err(|e| format!("not a Portolan save ({e})"))?;
@@ -197,6 +196,14 @@ pub fn restore(current: &Current, path: &std::path::Path) -> Result<Restored, St
             file.format
         ));
     }
+    Ok(file)
+}
+
+/// Reads the save at `path` and replays it under the rules of `current`:
+/// what `load` does before it replaces the game, and what `portolan
+/// render --save` draws. Every problem is an error in words.
+pub fn restore(current: &Current, path: &std::path::Path) -> Result<Restored, String> {
+    let file = read_save(path)?;
     plain_text(&file)?;
     let (loaded, request) = under_current_rules(current, &file)?;
     let g = &loaded.engine.game;

@@ -8,9 +8,8 @@
 //! the path it was played from.
 
 use crate::data::catalog::Catalog;
-use crate::files::read_text;
 use crate::load::build;
-use crate::repl::save::{FORMAT, SAVE_LIMIT, SaveFile};
+use crate::repl::save::{SaveFile, read_save};
 use crate::replay::{Step, replay};
 use std::path::Path;
 
@@ -73,15 +72,7 @@ pub fn replay_save(catalog: &Catalog, path: &Path) -> Verdict {
 }
 
 fn try_replay(catalog: &Catalog, path: &Path) -> Result<Verdict, String> {
-    let text = read_text(path, SAVE_LIMIT).map_err(|e| e.problem)?;
-    let file: SaveFile =
-        serde_json::from_str(&text).map_err(|e| format!("not a Portolan save ({e})"))?;
-    if file.format > FORMAT {
-        return Err(format!(
-            "save format {} is newer than this program's ({FORMAT})",
-            file.format
-        ));
-    }
+    let file = read_save(path)?;
     let target = match &file.scenario {
         Some(id) if id.starts_with(&format!("{}/", file.game)) => id.clone(),
         Some(id) => return Err(format!("its scenario '{id}' is not one of {}'s", file.game)),

@@ -48,7 +48,7 @@ end
 -- The areas holding armies of the nation, in board order, with how many.
 function M.areas_of(nation)
   local count, out = {}, {}
-  for _, id in ipairs(list { kind = nation, on_board = true }) do
+  for _, id in ipairs(M.on_map(nation)) do
     local area = place(id)
     if count[area] == nil then
       out[#out + 1] = area
