@@ -8,6 +8,7 @@ use crate::data::compile::compile;
 use crate::data::error::{DataError, DataErrors, suggest};
 use crate::data::game_file::GameFile;
 use crate::data::locate::{Outline, place_in_game};
+use crate::data::overlay::{self, Overlay};
 use crate::data::package::Package;
 use crate::data::scenario::{Scenario, apply_overrides};
 use crate::kernel::engine::Engine;
@@ -23,6 +24,9 @@ pub struct Request {
     pub target: String,
     /// `id` or `+id` switches an optional rule on, `-id` off.
     pub options: Vec<String>,
+    /// Balance overlays laid on top of the scenario's: a name the game's
+    /// package ships, or a file.
+    pub overlays: Vec<String>,
 }
 
 /// A loaded game and where it came from.
@@ -32,6 +36,8 @@ pub struct Loaded {
     pub scenario: Option<Scenario>,
     /// The optional rules switched on, by id.
     pub options: Vec<String>,
+    /// The overlays laid on the data, the scenario's first.
+    pub overlays: Vec<Overlay>,
 }
 
 impl Loaded {
@@ -70,13 +76,63 @@ pub fn load_counted(
         }
     }
     let file = package.game_file()?;
-    let engine = build_from(&package, file, scenario.as_ref(), &options, counted)?;
+    let overlays = overlays_of(&package, &file.id, scenario.as_ref(), &request.overlays)?;
+    let engine = build_from(
+        &package,
+        file,
+        scenario.as_ref(),
+        &options,
+        &overlays,
+        counted,
+    )?;
     Ok(Loaded {
         engine,
         package,
         scenario,
         options,
+        overlays,
     })
+}
+
+/// The scenario's overlays, then the ones asked for; an unknown one is
+/// blamed on the scenario line that names it, or on `--overlay`.
+fn overlays_of(
+    package: &Package,
+    game: &str,
+    scenario: Option<&Scenario>,
+    asked: &[String],
+) -> Result<Vec<Overlay>, DataErrors> {
+    let named = scenario.map_or(&[][..], |s| &s.overlays);
+    let mut overlays = Vec::new();
+    let mut errors = Vec::new();
+    for w in named {
+        match overlay::resolve(package, game, &w.value) {
+            Ok(o) => overlays.push(o),
+            Err(e) => errors.extend(e.0.into_iter().map(|mut e| {
+                if e.file == w.value && e.at.is_none() {
+                    e.file = w.file.clone();
+                    e.at = w.at;
+                }
+                e
+            })),
+        }
+    }
+    for a in asked.iter().filter(|a| !named.iter().any(|w| &&w.value == a)) {
+        match overlay::resolve(package, game, a) {
+            Ok(o) => overlays.push(o),
+            Err(e) => errors.extend(e.0.into_iter().map(|mut e| {
+                if e.file == *a && e.at.is_none() {
+                    e.file = format!("--overlay {}", echo(a));
+                }
+                e
+            })),
+        }
+    }
+    if errors.is_empty() {
+        Ok(overlays)
+    } else {
+        Err(DataErrors(errors))
+    }
 }
 
 /// Builds the engine of a package with a scenario and options. The data
@@ -86,8 +142,16 @@ pub fn build(
     package: &Package,
     scenario: Option<&Scenario>,
     options: &[String],
+    overlays: &[Overlay],
 ) -> Result<Engine, DataErrors> {
-    build_from(package, package.game_file()?, scenario, options, false)
+    build_from(
+        package,
+        package.game_file()?,
+        scenario,
+        options,
+        overlays,
+        false,
+    )
 }
 
 /// [`build`] from the package's game.yaml, already read; `counted`
@@ -97,6 +161,7 @@ fn build_from(
     file: GameFile,
     scenario: Option<&Scenario>,
     options: &[String],
+    overlays: &[Overlay],
     counted: bool,
 ) -> Result<Engine, DataErrors> {
     let yaml_path = package.path_of("game.yaml");
@@ -112,7 +177,7 @@ fn build_from(
     let written = compile(&file, &yaml_path, outline.as_ref(), &[], options)
         .map_err(|e| errors.extend(e.0))
         .ok();
-    let overridden = apply_overrides(&file, overrides)
+    let overridden = apply_overrides(&file, overrides, overlays)
         .map_err(|e| errors.extend(e.0))
         .ok();
     let for_scripts = overridden.as_ref().unwrap_or(&file);
@@ -123,18 +188,22 @@ fn build_from(
     else {
         return Err(DataErrors(errors));
     };
-    let game = if overrides.is_empty() && configure.is_empty() {
+    let game = if overrides.is_empty() && overlays.is_empty() && configure.is_empty() {
         // Nothing changed the data: the game compiled from the file is it.
         written
     } else {
         let file = rules.configure(file, &configure, &yaml_path)?;
-        let changed_by = match scenario {
+        let mut changed_by = match scenario {
             Some(s) if !s.overrides.is_empty() => format!(
                 "{} (its overrides of {yaml_path}, with the optional rules)",
                 s.path
             ),
             _ => format!("{yaml_path} (after the optional rules' configure())"),
         };
+        if !overlays.is_empty() {
+            let paths: Vec<&str> = overlays.iter().map(|o| o.path.as_str()).collect();
+            changed_by += &format!(" with the overlays {}", paths.join(", "));
+        }
         compile(&file, &changed_by, None, overrides, options)?
     };
     let game = Rc::new(game);
@@ -182,16 +251,18 @@ fn check_options(
 }
 
 /// Checks a target thoroughly: the package alone, each optional rule
-/// alone, every stock scenario of the game, and a game started from each.
-/// Returns every error found.
+/// alone, each overlay it ships alone, every stock scenario of the game,
+/// and a game started from each. Returns every error found.
 pub fn check(catalog: &Catalog, target: &str) -> Result<Vec<String>, DataErrors> {
     let (package, scenario) = catalog.resolve(target)?;
     let file = package.game_file()?;
     let attempt = |label: String,
                    scenario: Option<&Scenario>,
-                   options: &[String]|
+                   options: &[String],
+                   overlays: &[String]|
      -> Result<String, DataErrors> {
-        let engine = build_from(&package, file.clone(), scenario, options, false)?;
+        let overlays = overlays_of(&package, &file.id, scenario, overlays)?;
+        let engine = build_from(&package, file.clone(), scenario, options, &overlays, false)?;
         engine.new_game(0).map_err(|e| {
             DataErrors::from(DataError::new(
                 &package.root,
@@ -202,21 +273,35 @@ pub fn check(catalog: &Catalog, target: &str) -> Result<Vec<String>, DataErrors>
     };
     let mut results = Vec::new();
     match &scenario {
-        Some(s) => results.push(attempt(format!("scenario {}", s.id), Some(s), &s.options)),
+        Some(s) => results.push(attempt(
+            format!("scenario {}", s.id),
+            Some(s),
+            &s.options,
+            &[],
+        )),
         None => {
-            results.push(attempt(format!("package {}", package.root), None, &[]));
+            results.push(attempt(format!("package {}", package.root), None, &[], &[]));
             for o in &file.options {
                 results.push(attempt(
                     format!("optional rule {} ({})", o.number, o.id),
                     None,
                     std::slice::from_ref(&o.id),
+                    &[],
+                ));
+            }
+            for name in overlay::names(&package) {
+                results.push(attempt(
+                    format!("overlay {name}"),
+                    None,
+                    &[],
+                    std::slice::from_ref(&name),
                 ));
             }
             for name in catalog.scenario_ids(&file.id) {
                 let s = catalog.scenario(&file.id, &name);
-                results.push(
-                    s.and_then(|s| attempt(format!("scenario {}", s.id), Some(&s), &s.options)),
-                );
+                results.push(s.and_then(|s| {
+                    attempt(format!("scenario {}", s.id), Some(&s), &s.options, &[])
+                }));
             }
         }
     }

@@ -101,13 +101,17 @@ enum Command {
         target: String,
         #[command(flatten)]
         game: GameArgs,
-        /// NAME=SPEC: options (+id, -id) and at most one scenario (game/name
-        /// or a file); `base=` is the target as given. Repeatable.
+        /// NAME=SPEC: options (+id, -id), overlays (@name or @file.yaml) and
+        /// at most one scenario (game/name or a file); `base=` is the target
+        /// as given. Repeatable.
         #[arg(long = "variant", value_name = "NAME=SPEC", value_parser = balance::Variant::parse)]
         variants: Vec<balance::Variant>,
         /// The target, then the target with each optional rule alone.
         #[arg(long)]
         each_option: bool,
+        /// The target, then the target with each overlay its game ships, alone.
+        #[arg(long)]
+        each_overlay: bool,
         /// How many games each variant plays (at least 1).
         #[arg(long, default_value_t = 1000, value_parser = games)]
         games: u64,
@@ -154,6 +158,10 @@ struct GameArgs {
     /// off (`--option -ID`, one a scenario switched on); repeatable.
     #[arg(long = "option", value_name = "ID", allow_hyphen_values = true)]
     options: Vec<String>,
+    /// Lay a balance overlay on the data: a name the game ships
+    /// (`portolan list` shows them) or a file; repeatable, applied in order.
+    #[arg(long = "overlay", value_name = "NAME|FILE")]
+    overlays: Vec<String>,
     #[arg(long)]
     seed: Option<u64>,
 }
@@ -195,6 +203,7 @@ fn main() -> ExitCode {
     let request = |target: String, game: &GameArgs| Request {
         target,
         options: game.options.clone(),
+        overlays: game.overlays.clone(),
     };
     let result = match cli.command {
         None => cli::play(
@@ -257,6 +266,7 @@ fn main() -> ExitCode {
             game,
             variants,
             each_option,
+            each_overlay,
             games,
             bots,
             threads,
@@ -267,6 +277,7 @@ fn main() -> ExitCode {
                 request: request(target, &game),
                 variants,
                 each_option,
+                each_overlay,
                 games,
                 seed: game.seed.unwrap_or(1),
                 threads: default_threads(threads),

@@ -34,6 +34,8 @@ pub struct Balance {
     pub variants: Vec<Variant>,
     /// Base plus each optional rule alone (after any `variants`).
     pub each_option: bool,
+    /// Base plus each overlay the game ships, alone (after those).
+    pub each_overlay: bool,
     pub games: u64,
     pub seed: u64,
     pub threads: usize,
@@ -73,17 +75,21 @@ const CORRECTION: &str = "Holm-Bonferroni over the variants compared, for each m
 /// Plays every variant and returns the report (and writes the plot).
 pub fn balance(catalog: &Catalog, b: &Balance) -> Result<String, String> {
     let mut variants = b.variants.clone();
-    if b.each_option {
-        let mut more = variant::each_option(catalog, &b.request)?;
+    let each: [(bool, variant::Each); 2] = [
+        (b.each_option, variant::each_option),
+        (b.each_overlay, variant::each_overlay),
+    ];
+    for (_, each) in each.iter().filter(|(wanted, _)| *wanted) {
+        let mut more = each(catalog, &b.request)?;
         if !variants.is_empty() {
             more.remove(0);
         }
         variants.extend(more);
     }
     if variants.is_empty() {
-        return Err(
-            "balance needs variants: --variant NAME=SPEC (twice or more), or --each-option".into(),
-        );
+        return Err("balance needs variants: --variant NAME=SPEC (twice or more), \
+             --each-option or --each-overlay"
+            .into());
     }
     if let Some(twice) = variants
         .iter()

@@ -1,10 +1,12 @@
 //! The variants a balance run compares: `NAME=SPEC`, where SPEC lists,
 //! separated by commas, optional rules to switch on (`+id` or `id`) or off
-//! (`-id`) and at most one scenario (`game/name`, or a scenario file,
-//! `path/file.yaml`) that replaces the command's target. An empty SPEC
-//! (`base=`) is the target as given.
+//! (`-id`), overlays to lay on the data (`@name` or `@file.yaml`), and at
+//! most one scenario (`game/name`, or a scenario file, `path/file.yaml`)
+//! that replaces the command's target. An empty SPEC (`base=`) is the
+//! target as given.
 
 use crate::data::catalog::Catalog;
+use crate::data::overlay;
 use crate::load::{Request, load};
 use crate::untrusted::echo;
 
@@ -16,6 +18,8 @@ pub struct Variant {
     pub target: Option<String>,
     /// `+id` / `-id`, applied after the command's own `--option`s.
     pub options: Vec<String>,
+    /// Overlays laid on top of the command's own `--overlay`s.
+    pub overlays: Vec<String>,
 }
 
 impl Variant {
@@ -23,7 +27,8 @@ impl Variant {
     pub fn parse(text: &str) -> Result<Variant, String> {
         let (name, spec) = text.split_once('=').ok_or_else(|| {
             format!(
-                "--variant {}: write NAME=SPEC, like base= or radical=+attacker-sunk,+no-backward",
+                "--variant {}: write NAME=SPEC, like base= or radical=+attacker-sunk,+no-backward \
+                 or stronger=@white-up",
                 echo(text)
             )
         })?;
@@ -38,8 +43,13 @@ impl Variant {
             name: name.to_string(),
             target: None,
             options: Vec::new(),
+            overlays: Vec::new(),
         };
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            if let Some(overlay) = item.strip_prefix('@') {
+                variant.overlays.push(overlay.to_string());
+                continue;
+            }
             let is_target = item.contains('/') || item.ends_with(".yaml") || item.ends_with(".yml");
             if is_target && !item.starts_with(['+', '-']) {
                 if let Some(old) = variant.target.replace(item.to_string()) {
@@ -63,9 +73,12 @@ impl Variant {
     pub fn request(&self, base: &Request) -> Request {
         let mut options = base.options.clone();
         options.extend(self.options.iter().cloned());
+        let mut overlays = base.overlays.clone();
+        overlays.extend(self.overlays.iter().cloned());
         Request {
             target: self.target.clone().unwrap_or_else(|| base.target.clone()),
             options,
+            overlays,
         }
     }
 
@@ -80,20 +93,31 @@ impl Variant {
                     format!("+{o}")
                 }
             }))
+            .chain(r.overlays.iter().map(|o| format!("@{o}")))
             .collect::<Vec<_>>()
             .join(" ")
     }
 }
 
+impl Variant {
+    /// The command's target as given.
+    fn base() -> Variant {
+        Variant {
+            name: "base".into(),
+            target: None,
+            options: vec![],
+            overlays: vec![],
+        }
+    }
+}
+
+/// A list of variants made from the command's request: the base first.
+pub type Each = fn(&Catalog, &Request) -> Result<Vec<Variant>, String>;
+
 /// `--each-option`: the target as given, then the target with each
 /// optional rule it does not already play with, alone.
 pub fn each_option(catalog: &Catalog, base: &Request) -> Result<Vec<Variant>, String> {
     let loaded = load(catalog, base).map_err(|e| e.to_string())?;
-    let mut variants = vec![Variant {
-        name: "base".into(),
-        target: None,
-        options: vec![],
-    }];
     let mut options: Vec<_> = loaded
         .engine
         .game
@@ -102,12 +126,27 @@ pub fn each_option(catalog: &Catalog, base: &Request) -> Result<Vec<Variant>, St
         .filter(|o| !o.enabled)
         .collect();
     options.sort_by_key(|o| o.number);
-    variants.extend(options.into_iter().map(|o| Variant {
+    let alone = options.into_iter().map(|o| Variant {
         name: o.id.clone(),
-        target: None,
         options: vec![format!("+{}", o.id)],
-    }));
-    Ok(variants)
+        ..Variant::base()
+    });
+    Ok(std::iter::once(Variant::base()).chain(alone).collect())
+}
+
+/// `--each-overlay`: the target as given, then the target with each
+/// overlay its game ships, alone.
+pub fn each_overlay(catalog: &Catalog, base: &Request) -> Result<Vec<Variant>, String> {
+    let loaded = load(catalog, base).map_err(|e| e.to_string())?;
+    let alone = overlay::names(&loaded.package)
+        .into_iter()
+        .filter(|name| !loaded.overlays.iter().any(|o| &o.label == name))
+        .map(|name| Variant {
+            name: name.clone(),
+            overlays: vec![name],
+            ..Variant::base()
+        });
+    Ok(std::iter::once(Variant::base()).chain(alone).collect())
 }
 
 #[cfg(test)]
@@ -139,6 +178,7 @@ mod tests {
         let base = Request {
             target: "med-convoy".into(),
             options: vec!["land-centre".into()],
+            overlays: vec![],
         };
         let v = Variant::parse("r=+coin-equal").unwrap();
         assert_eq!(v.request(&base).options, ["land-centre", "+coin-equal"]);

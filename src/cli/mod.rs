@@ -11,6 +11,7 @@ pub use folders::catalog;
 pub use render::{Render, render};
 
 use crate::data::catalog::Catalog;
+use crate::data::overlay;
 use crate::files::{Limit, read_text};
 use crate::load::{Request, check as check_target};
 use crate::repl::{self, Seat, Session};
@@ -49,6 +50,12 @@ pub fn list(catalog: &Catalog) -> Result<String, String> {
                 .map(|sc| sc.title)
                 .unwrap_or_else(|e| format!("(broken: {e})"));
             out += &format!("    scenario {shown}/{}  {}\n", echo(&s), echo(&title));
+        }
+        for name in overlay::names(&package) {
+            let title = overlay::resolve(&package, &id, &name)
+                .map(|o| o.file.title)
+                .unwrap_or_else(|e| format!("(broken: {e})"));
+            out += &format!("    overlay  {:<18} {}\n", echo(&name), echo(&title));
         }
     }
     Ok(out)

@@ -5,6 +5,7 @@ pub mod compile;
 pub mod error;
 pub mod game_file;
 pub mod locate;
+pub mod overlay;
 pub mod package;
 pub mod scenario;
 pub mod schema;

@@ -4,6 +4,7 @@
 use crate::data::error::DataErrors;
 use crate::data::game_file::{GameFile, Ref};
 use crate::data::locate::{Outline, place_in};
+use crate::data::overlay::Overlay;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
@@ -28,6 +29,10 @@ pub struct ScenarioFile {
     /// values replace), e.g. `pieces: {kinds: {Merchant: {count: 3}}}`.
     #[serde(default)]
     pub overrides: Option<Outline>,
+    /// Balance overlays of the game (names of files in its package's
+    /// `overlays/` folder), laid on top of the overrides in this order.
+    #[serde(default)]
+    pub overlays: Vec<Ref>,
 }
 
 /// Where a value was written: the file, and line and column when known.
@@ -53,6 +58,9 @@ pub struct Scenario {
     /// Overrides in the order to apply them (the base scenario's first),
     /// each with the file it came from.
     pub overrides: Vec<(String, Outline)>,
+    /// The game's overlays to lay on top, the base scenario's first, each
+    /// with where it was named.
+    pub overlays: Vec<Written>,
 }
 
 /// Parses one scenario file; errors carry line and column.
@@ -67,17 +75,26 @@ pub fn fold(base: Option<Scenario>, id: &str, file: &ScenarioFile, path: &str) -
     s.path = path.to_string();
     s.title = file.title.clone();
     s.description = file.description.clone();
-    for o in &file.options {
-        let at = o.referenced;
-        s.options_at.push(Written {
-            value: o.value.trim_start_matches('-').to_string(),
+    let written = |r: &Ref, value: &str| {
+        let at = r.referenced;
+        Written {
+            value: value.to_string(),
             file: path.to_string(),
             at: (at.line() > 0).then(|| (at.line(), at.column())),
-        });
+        }
+    };
+    for o in &file.options {
+        s.options_at
+            .push(written(o, o.value.trim_start_matches('-')));
         match o.value.strip_prefix('-') {
             Some(off) => s.options.retain(|x| x != off),
             None if !s.options.contains(&o.value) => s.options.push(o.value.clone()),
             None => {}
+        }
+    }
+    for o in &file.overlays {
+        if !s.overlays.iter().any(|w| w.value == o.value) {
+            s.overlays.push(written(o, &o.value));
         }
     }
     s.seed = file.seed.or(s.seed);
@@ -87,20 +104,37 @@ pub fn fold(base: Option<Scenario>, id: &str, file: &ScenarioFile, path: &str) -
     s
 }
 
-/// Applies a scenario's overrides to a game file. Errors name the scenario
-/// file, and the line and column of each bad key or value.
+/// Applies a scenario's overrides, then the overlays, to a game file.
+/// Errors name the scenario or overlay file, and the line and column of
+/// each bad key or value.
 pub fn apply_overrides(
     game: &GameFile,
     overrides: &[(String, Outline)],
+    overlays: &[Overlay],
 ) -> Result<GameFile, DataErrors> {
-    if overrides.is_empty() {
+    if overrides.is_empty() && overlays.is_empty() {
         return Ok(game.clone());
     }
     let mut value = serde_json::to_value(game).expect("a game file serializes");
     for (_, o) in overrides {
         merge(&mut value, &o.to_json());
     }
-    crate::data::yaml::from_tree(value, |path, key| place_in(overrides, path, key))
+    let mut errors = Vec::new();
+    for overlay in overlays {
+        if let Err(e) = overlay.apply(&mut value) {
+            errors.extend(e.0);
+        }
+    }
+    if !errors.is_empty() {
+        return Err(DataErrors(errors));
+    }
+    crate::data::yaml::from_tree(value, |path, key| {
+        overlays
+            .iter()
+            .rev()
+            .find_map(|o| o.place(path))
+            .unwrap_or_else(|| place_in(overrides, path, key))
+    })
 }
 
 /// Merges `patch` into `base`: maps key by key, anything else replaced.

@@ -127,13 +127,20 @@ pub const COMMANDS: &[Command] = &[
         &["scenarios"],
     ),
     cmd(
+        "overlays",
+        "overlays",
+        "list the balance overlays this game ships, and the ones laid on this game",
+        &["overlays"],
+    ),
+    cmd(
         "new",
-        "new [SCENARIO] [+OPTION] [-OPTION]...",
-        "start a new game (same seats), switching optional rules on or off",
+        "new [SCENARIO] [+OPTION] [-OPTION] [@OVERLAY] [-@OVERLAY]...",
+        "start a new game (same seats), switching optional rules on or off, laying overlays on or off",
         &[
             "new",
             "new radical",
             "new standard +no-backward -coin-equal",
+            "new @white-up",
         ],
     ),
     cmd(
@@ -214,6 +221,7 @@ pub fn execute(s: &mut Session, line: &str) -> Reply {
         "log",
         "options",
         "scenarios",
+        "overlays",
         "branches",
         "view",
         "lua",
@@ -291,6 +299,7 @@ pub fn run(s: &mut Session, line: &str) -> Result<String, String> {
         "reload" => reload::reload(s, rest),
         "options" => Ok(setup::options(s)),
         "scenarios" => Ok(setup::scenarios(s)),
+        "overlays" => Ok(setup::overlays(s)),
         "new" => setup::new_game(s, line, rest),
         "seat" => setup::seat(s, rest),
         "view" => setup::view(s, line, rest),

@@ -15,6 +15,7 @@
 //! when it belongs elsewhere.
 
 use crate::data::catalog::Catalog;
+use crate::data::overlay::{self, Overlay};
 use crate::files::{Limit, read_text, write_atomic};
 use crate::kernel::game::Game;
 use crate::kernel::hash::{mix, str_key};
@@ -47,6 +48,9 @@ pub struct SaveFile {
     pub scenario: Option<String>,
     /// The optional rules switched on.
     pub options: Vec<String>,
+    /// The balance overlays laid on the data, as they were asked for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overlays: Vec<String>,
     pub seed: u64,
     /// Who played each seat, by player id.
     pub seats: std::collections::BTreeMap<String, String>,
@@ -110,6 +114,7 @@ fn save_file(s: &Session) -> Result<SaveFile, String> {
         target: s.request.target.clone(),
         scenario: s.loaded.scenario.as_ref().map(|sc| sc.id.clone()),
         options: s.loaded.options.clone(),
+        overlays: s.loaded.overlays.iter().map(|o| o.label.clone()).collect(),
         seed: s.seed,
         seats: s
             .seats
@@ -272,6 +277,7 @@ fn plain_text(file: &SaveFile) -> Result<(), String> {
         .chain(&file.scenario)
         .chain(&file.viewer)
         .chain(&file.options)
+        .chain(&file.overlays)
         .chain(file.seats.iter().flat_map(|(player, seat)| [player, seat]))
         .chain(&file.actions);
     match words.into_iter().find(|w| w.chars().any(char::is_control)) {
@@ -323,18 +329,47 @@ fn under_current_rules(s: &Current, file: &SaveFile) -> Result<(Loaded, Request)
             elsewhere()
         ));
     }
-    let engine = build(&package, scenario.as_ref(), &file.options).map_err(|e| e.to_string())?;
+    let overlays = saved_overlays(&file, &package, &s.loaded.overlays)?;
+    let engine = build(&package, scenario.as_ref(), &file.options, &overlays)
+        .map_err(|e| e.to_string())?;
     let request = Request {
         target,
         options: every_option(&engine.game, &file.options),
+        overlays: file.overlays.clone(),
     };
     let loaded = Loaded {
         engine,
         package,
         scenario,
         options: file.options.clone(),
+        overlays,
     };
     Ok((loaded, request))
+}
+
+/// The overlays a save was played with: each one the session plays with
+/// too, or one the rules package ships. A save never names a file to
+/// read, so an overlay from a file must be given to the session first.
+pub fn saved_overlays(
+    file: &SaveFile,
+    package: &crate::data::package::Package,
+    current: &[Overlay],
+) -> Result<Vec<Overlay>, String> {
+    let shipped = overlay::names(package);
+    file.overlays
+        .iter()
+        .map(|label| match current.iter().find(|o| &o.label == label) {
+            Some(o) => Ok(o.clone()),
+            None if shipped.contains(label) => {
+                overlay::resolve(package, &file.game, label).map_err(|e| e.to_string())
+            }
+            None => Err(format!(
+                "it was played with the overlay '{label}', which is not one {} ships: \
+                 start 'portolan play {} --overlay {label}' and load it there",
+                package.root, file.target
+            )),
+        })
+        .collect()
 }
 
 /// The request options that give exactly the saved set, whatever the

@@ -1,12 +1,15 @@
 //! Setting the game up: optional rules, scenarios, new games, seats and the
 //! point of view.
 
+use crate::data::overlay::{self, Overlay};
+use crate::untrusted::echo;
 use crate::kernel::view::Viewer;
 use crate::load::{Request, load};
 use crate::repl::confirm;
 use crate::repl::escape::quote;
 use crate::repl::line::Line;
 use crate::repl::session::{Seat, Session};
+use crate::sim::report::list_or_none;
 
 pub fn options(s: &Session) -> String {
     let g = &s.loaded.engine.game;
@@ -62,15 +65,62 @@ pub fn scenarios(s: &Session) -> String {
     out
 }
 
-/// `new [SCENARIO] [+opt] [-opt]`: a new game with the same seats. An
-/// unsaved game is dropped only after a yes.
+pub fn overlays(s: &Session) -> String {
+    let package = &s.loaded.package;
+    let game = &s.loaded.engine.game.id;
+    let on = &s.loaded.overlays;
+    let shipped = overlay::names(package);
+    let line = |mark: &str, name: &str, o: &Overlay| {
+        format!(
+            "{mark} {:<14} {}: {}\n",
+            echo(name),
+            echo(&o.file.title),
+            echo(&o.file.description)
+        )
+    };
+    let mut out = String::new();
+    for name in &shipped {
+        let mark = if on.iter().any(|o| &o.label == name) {
+            "*"
+        } else {
+            " "
+        };
+        match overlay::resolve(package, game, name) {
+            Ok(o) => out += &line(mark, name, &o),
+            Err(e) => out += &format!("{mark} {:<14} (broken: {})\n", echo(name), echo(&e.to_string())),
+        }
+    }
+    for o in on.iter().filter(|o| !shipped.contains(&o.label)) {
+        out += &line("*", &o.label, o);
+    }
+    if out.is_empty() {
+        return format!("{game} has no overlays\n");
+    }
+    out += "'new @NAME' lays one on a new game, 'new -@NAME' takes it off\n";
+    out
+}
+
+/// `new [SCENARIO] [+opt] [-opt] [@overlay] [-@overlay]`: a new game with
+/// the same seats. An unsaved game is dropped only after a yes.
 pub fn new_game(s: &mut Session, line: &str, args: &str) -> Result<String, String> {
     let game = s.loaded.engine.game.id.clone();
     let mut target = s.request.target.clone();
     let mut options = s.loaded.options.clone();
+    let mut overlays = s.request.overlays.clone();
     let mut seed = None;
     for a in args.split_whitespace() {
-        if let Some(n) = a.strip_prefix("seed=") {
+        if let Some(on) = a.strip_prefix('@') {
+            overlays.retain(|o| o != on);
+            overlays.push(on.to_string());
+        } else if let Some(off) = a.strip_prefix("-@") {
+            if !overlays.iter().any(|o| o == off) {
+                return Err(format!(
+                    "'new {a}': this game has no overlay '{off}' to drop (overlays: {})",
+                    list_or_none(&overlays)
+                ));
+            }
+            overlays.retain(|o| o != off);
+        } else if let Some(n) = a.strip_prefix("seed=") {
             seed = Some(
                 n.parse::<u64>()
                     .map_err(|_| format!("'new {a}': write seed=NUMBER"))?,
@@ -113,7 +163,11 @@ pub fn new_game(s: &mut Session, line: &str, args: &str) -> Result<String, Strin
             ));
         }
     }
-    let request = Request { target, options };
+    let request = Request {
+        target,
+        options,
+        overlays,
+    };
     let loaded = load(&s.catalog, &request).map_err(|e| e.to_string())?;
     if let Some(question) = confirm::before_discarding(s, line) {
         return Ok(question);

@@ -9,7 +9,7 @@
 
 use crate::data::catalog::Catalog;
 use crate::load::build;
-use crate::repl::save::{SaveFile, read_save};
+use crate::repl::save::{SaveFile, read_save, saved_overlays};
 use crate::replay::{Step, replay};
 use std::path::Path;
 
@@ -79,7 +79,8 @@ fn try_replay(catalog: &Catalog, path: &Path) -> Result<Verdict, String> {
         None => file.game.clone(),
     };
     let (package, scenario) = catalog.resolve(&target).map_err(|e| e.to_string())?;
-    let engine = build(&package, scenario.as_ref(), &file.options)
+    let overlays = saved_overlays(&file, &package, &[])?;
+    let engine = build(&package, scenario.as_ref(), &file.options, &overlays)
         .map_err(|e| format!("the rules do not load: {e}"))?;
     engine.set_narration(false);
     let recorded = recorded_steps(&file)?;

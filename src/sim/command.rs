@@ -51,6 +51,7 @@ pub fn simulate(catalog: &Catalog, s: &Simulate) -> Result<String, String> {
             .into_iter()
             .map(String::from)
             .collect(),
+        overlays: loaded.overlays.iter().map(|o| o.label.clone()).collect(),
         bots: seats::resolve(s.bots.as_deref(), &players)?,
         players,
         seed: s.seed,

@@ -51,6 +51,8 @@ struct Json<'a> {
     game: &'a str,
     scenario: &'a Option<String>,
     options: &'a [String],
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    overlays: &'a [String],
     bots: BTreeMap<&'a str, &'a str>,
     games: u64,
     seed: u64,
@@ -75,6 +77,7 @@ impl Report {
             game: &self.run.game,
             scenario: &self.run.scenario,
             options: &self.run.options,
+            overlays: &self.run.overlays,
             bots: self.run.bots_by_player().collect(),
             games: m.games,
             seed: self.run.seed,
@@ -110,6 +113,9 @@ impl Report {
             .unwrap_or_default();
         let _ = writeln!(out, "game      {}{scenario}", r.game);
         let _ = writeln!(out, "options   {}", list_or_none(&r.options));
+        if !r.overlays.is_empty() {
+            let _ = writeln!(out, "overlays  {}", r.overlays.join(", "));
+        }
         let bots: Vec<String> = r
             .bots_by_player()
             .map(|(p, b)| format!("{p} {b}"))

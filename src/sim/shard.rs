@@ -31,6 +31,9 @@ pub struct RunInfo {
     pub game: String,
     pub scenario: Option<String>,
     pub options: Vec<String>,
+    /// The overlays laid on the data, as asked for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overlays: Vec<String>,
     /// Player ids, in seating order.
     pub players: Vec<String>,
     /// The bot spec of each seat, by player index.
@@ -233,6 +236,7 @@ fn difference(a: &RunInfo, b: &RunInfo) -> String {
             format!("{:?}", b.scenario),
         ),
         ("options", a.options.join(","), b.options.join(",")),
+        ("overlays", a.overlays.join(","), b.overlays.join(",")),
         ("players", a.players.join(","), b.players.join(",")),
         ("bots", a.bots.join(","), b.bots.join(",")),
         ("seed", a.seed.to_string(), b.seed.to_string()),
@@ -257,6 +261,7 @@ mod tests {
             game: "g".into(),
             scenario: None,
             options: vec![],
+            overlays: vec![],
             players: vec!["a".into(), "b".into()],
             bots: vec!["random".into(), "random".into()],
             seed: 1,
