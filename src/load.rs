@@ -106,7 +106,7 @@ fn overlays_of(
     let mut overlays = Vec::new();
     let mut errors = Vec::new();
     for w in named {
-        match overlay::resolve(package, game, &w.value) {
+        match overlay::shipped(package, game, &w.value) {
             Ok(o) => overlays.push(o),
             Err(e) => errors.extend(e.0.into_iter().map(|mut e| {
                 if e.file == w.value && e.at.is_none() {
@@ -117,7 +117,10 @@ fn overlays_of(
             })),
         }
     }
-    for a in asked.iter().filter(|a| !named.iter().any(|w| &&w.value == a)) {
+    for a in asked
+        .iter()
+        .filter(|a| !named.iter().any(|w| &&w.value == a))
+    {
         match overlay::resolve(package, game, a) {
             Ok(o) => overlays.push(o),
             Err(e) => errors.extend(e.0.into_iter().map(|mut e| {
@@ -194,15 +197,17 @@ fn build_from(
     } else {
         let file = rules.configure(file, &configure, &yaml_path)?;
         let mut changed_by = match scenario {
-            Some(s) if !s.overrides.is_empty() => format!(
-                "{} (its overrides of {yaml_path}, with the optional rules)",
-                s.path
-            ),
-            _ => format!("{yaml_path} (after the optional rules' configure())"),
+            Some(s) if !s.overrides.is_empty() => {
+                format!("{} (its overrides of {yaml_path})", s.path)
+            }
+            _ => yaml_path.clone(),
         };
         if !overlays.is_empty() {
             let paths: Vec<&str> = overlays.iter().map(|o| o.path.as_str()).collect();
             changed_by += &format!(" with the overlays {}", paths.join(", "));
+        }
+        if !configure.is_empty() {
+            changed_by += " after the optional rules' configure()";
         }
         compile(&file, &changed_by, None, overrides, options)?
     };

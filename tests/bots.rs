@@ -60,6 +60,7 @@ fn solo() -> Engine {
     let request = Request {
         target: "solo-convoy".into(),
         options: vec![],
+        overlays: vec![],
     };
     load(&common::catalog(), &request)
         .expect("solo-convoy loads")
@@ -317,6 +318,7 @@ fn an_evaluate_that_is_not_a_number_is_a_rule_error() {
         let request = Request {
             target: "med-convoy".into(),
             options: vec![],
+            overlays: vec![],
         };
         let engine = load(&catalog, &request).expect("the copy loads").engine;
         let seats = ["greedy".to_string(), "greedy".to_string()];

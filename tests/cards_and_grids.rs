@@ -67,6 +67,7 @@ fn probe() -> (tempfile::TempDir, Engine) {
     let request = Request {
         target: root.to_string_lossy().into_owned(),
         options: vec![],
+        overlays: vec![],
     };
     let engine = load(&Catalog::embedded(), &request)
         .map(|l| l.engine)
@@ -213,6 +214,7 @@ fn a_bad_named_grid_is_an_error_at_its_line() {
     let request = Request {
         target: root.to_string_lossy().into_owned(),
         options: vec![],
+        overlays: vec![],
     };
     let err = load(&Catalog::embedded(), &request)
         .err()

@@ -469,3 +469,75 @@ fn a_scenario_file_target_that_is_a_fifo_is_refused() {
     };
     assert!(err.contains("is a FIFO"), "{err}");
 }
+
+// ---- overlays: a user's file is read only if regular; others by name ----
+
+fn load_overlay(target: &str, overlay: &str) -> String {
+    let request = portolan::load::Request {
+        target: target.into(),
+        options: vec![],
+        overlays: vec![overlay.into()],
+    };
+    match portolan::load::load(&Catalog::embedded(), &request) {
+        Ok(_) => panic!("{overlay} loaded"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn an_overlay_file_that_is_special_or_huge_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let pipe = fifo(&dir.path().join("pipe.yaml"));
+    let err = load_overlay("mediterranea", pipe.to_str().unwrap());
+    assert!(err.contains("is a FIFO"), "{err}");
+    let huge = dir.path().join("huge.yaml");
+    sparse(&huge, (4 << 20) + 1);
+    let err = load_overlay("mediterranea", huge.to_str().unwrap());
+    assert!(err.contains("is larger than 4 MiB"), "{err}");
+    let folder = dir.path().join("folder.yaml");
+    std::fs::create_dir(&folder).unwrap();
+    let err = load_overlay("mediterranea", folder.to_str().unwrap());
+    assert!(err.contains("folder.yaml: cannot read"), "{err}");
+    let zero = dir.path().join("zero.yaml");
+    if endless_device(&zero) {
+        let err = load_overlay("mediterranea", zero.to_str().unwrap());
+        assert!(err.contains("is a device, not a regular file"), "{err}");
+    }
+    let looped = dir.path().join("loop.yaml");
+    symlink(&looped, &looped);
+    let err = load_overlay("mediterranea", looped.to_str().unwrap());
+    assert!(err.contains("loop.yaml: cannot read"), "{err}");
+}
+
+#[test]
+fn a_scenario_names_overlays_never_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("elsewhere/secret.yaml");
+    write(
+        &secret,
+        format!("game: mediterranea\ntitle: {SECRET}\nchanges: []\n"),
+    );
+    for named in [
+        secret.display().to_string(),
+        "../../elsewhere/secret".to_string(),
+        "../game".to_string(),
+    ] {
+        let scenario = dir.path().join("sneaky.yaml");
+        write(
+            &scenario,
+            format!("game: mediterranea\ntitle: T\noverlays: [\"{named}\"]\n"),
+        );
+        let request = portolan::load::Request {
+            target: scenario.display().to_string(),
+            ..Default::default()
+        };
+        let err = match portolan::load::load(&Catalog::embedded(), &request) {
+            Ok(_) => panic!("{named} loaded"),
+            Err(e) => e.to_string(),
+        };
+        assert!(
+            err.contains("sneaky.yaml:3:12: no overlay") && !err.contains(SECRET),
+            "{err}"
+        );
+    }
+}

@@ -1001,6 +1001,7 @@ fn scenario(name: &str) -> Engine {
     let request = Request {
         target: format!("med-convoy/{name}"),
         options: vec![],
+        overlays: vec![],
     };
     load(&catalog(), &request).unwrap().engine
 }
@@ -1195,6 +1196,7 @@ fn every_stock_scenario_loads_and_plays_to_the_end() {
         let request = Request {
             target: format!("med-convoy/{name}"),
             options: vec![],
+            overlays: vec![],
         };
         let loaded =
             load(&catalog, &request).unwrap_or_else(|err| panic!("scenario {name}: {err}"));
@@ -1211,6 +1213,7 @@ fn the_radical_scenario_switches_on_rules_4_and_6() {
     let request = Request {
         target: "med-convoy/radical".into(),
         options: vec![],
+        overlays: vec![],
     };
     let loaded = load(&catalog(), &request).unwrap();
     let e = loaded.engine;

@@ -33,7 +33,12 @@ struct Med {
 impl Med {
     /// A new game, played up to its first decision.
     fn new(target: &str) -> Med {
-        let engine = engine(target);
+        Med::with(target, &[])
+    }
+
+    /// [`Med::new`] with the game's balance overlays laid on.
+    fn with(target: &str, overlays: &[&str]) -> Med {
+        let engine = common::stock_with(target, overlays);
         let state = engine.new_game(SEED).expect("a game starts");
         Med {
             engine,
@@ -44,7 +49,12 @@ impl Med {
 
     /// An empty map (every counter back in its box) on a given turn.
     fn empty(target: &str, turn: i64) -> Med {
-        let mut m = Med::new(target);
+        Med::empty_with(target, turn, &[])
+    }
+
+    /// [`Med::empty`] with the game's balance overlays laid on.
+    fn empty_with(target: &str, turn: i64, overlays: &[&str]) -> Med {
+        let mut m = Med::with(target, overlays);
         for id in m.state.piece_ids().collect::<Vec<_>>() {
             m.state.set_location(id, Location::Pool(RESERVE));
         }
@@ -1032,4 +1042,98 @@ fn net_scores_subtract_the_targets_10_3() {
         "orange",
         "-118 is best"
     );
+}
+
+// ------------------------------------------------------- balance overlays
+
+/// One nation-turn of `nation` on an empty map in `turn`, under the
+/// overlays: population is taken first (nothing is held, so it brings
+/// nothing) and every other decision takes its first choice, movement
+/// ending at once. Also returns the nation's armies on the map when
+/// movement began (or at the end, if nothing could move): what arrived.
+fn nation_turn_under(overlays: &[&str], faction: &str, nation: &str, turn: i64) -> (Med, usize) {
+    let mut m = Med::empty_with("mediterranea", turn, overlays);
+    m.set(&format!("pop:{nation}"), 0);
+    m.begin(
+        "nation_turn",
+        faction,
+        &[("nation", nation), ("pulse", "1")],
+    );
+    let mut decisions = 0;
+    let mut arrived = None;
+    while m.state.result.is_none() {
+        let choices = m.choices();
+        if choices.iter().any(|c| c == "end movement") {
+            arrived.get_or_insert(m.on_map(nation));
+        }
+        let pick = ["population increase first", "end movement"]
+            .iter()
+            .find_map(|c| choices.iter().position(|x| x == c))
+            .unwrap_or(0);
+        m.engine
+            .apply(&mut m.state, Action::Choice(pick as u32))
+            .expect("the rules run");
+        decisions += 1;
+        assert!(decisions < 200, "the nation-turn does not end");
+    }
+    let arrived = arrived.unwrap_or_else(|| m.on_map(nation));
+    (m, arrived)
+}
+
+/// Whether a leader was placed this nation-turn and has left (P).
+fn leader_served(m: &Med, leader: &str) -> bool {
+    m.lua(&format!(
+        "pieces.list{{kind='{leader}', at='eliminated'}}[1] ~= nil"
+    )) == "true"
+}
+
+#[test]
+fn overlays_change_the_armies_that_arrive() {
+    for (overlay, faction, nation, turn, change) in [
+        ("white-up", "white", "Gauls", 2, 1),
+        ("yellow-up", "yellow", "Huns", 3, 1),
+        ("green-up", "green", "Vandals", 2, 1),
+        ("orange-down", "orange", "Saxons", 3, -1),
+    ] {
+        let (_, base) = nation_turn_under(&[], faction, nation, turn);
+        let (_, tuned) = nation_turn_under(&[overlay], faction, nation, turn);
+        assert!(base > 0, "{nation} arrive in turn {turn}");
+        assert_eq!(
+            tuned as i64 - base as i64,
+            change,
+            "{overlay}: {nation} on the map"
+        );
+    }
+}
+
+#[test]
+fn overlays_give_and_take_leaders() {
+    for (overlay, faction, nation, turn, leader) in [
+        ("white-down", "white", "Romans", 2, "Stilicho"),
+        ("yellow-down", "yellow", "Huns", 3, "Attila"),
+        ("green-down", "green", "Vandals", 3, "Gaiseric"),
+    ] {
+        let (base, _) = nation_turn_under(&[], faction, nation, turn);
+        assert!(
+            leader_served(&base, leader),
+            "{leader} serves without {overlay}"
+        );
+        let (tuned, _) = nation_turn_under(&[overlay], faction, nation, turn);
+        assert!(
+            !leader_served(&tuned, leader),
+            "{overlay}: {leader} still serves"
+        );
+        assert_eq!(tuned.on_map(leader), 0, "{overlay}: {leader} on the map");
+    }
+}
+
+#[test]
+fn an_overlay_swaps_two_nations_in_the_turn_order() {
+    let order = |overlays: &[&str]| {
+        let m = Med::with("mediterranea", overlays);
+        (m.lua("tables.turn_order[2]"), m.lua("tables.turn_order[9]"))
+    };
+    let quoted = |a: &str, b: &str| (format!("{a:?}"), format!("{b:?}"));
+    assert_eq!(order(&[]), quoted("Gauls", "Visigoths"));
+    assert_eq!(order(&["orange-up"]), quoted("Visigoths", "Gauls"));
 }

@@ -42,6 +42,7 @@ flow: [setup, play]
     let request = Request {
         target: package.to_str().unwrap().into(),
         options: vec![],
+        overlays: vec![],
     };
     match load(&Catalog::new(None, None), &request) {
         Ok(loaded) => loaded.engine,

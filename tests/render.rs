@@ -39,6 +39,7 @@ fn loaded(target: &str) -> Loaded {
     let request = Request {
         target: target.into(),
         options: vec![],
+        overlays: vec![],
     };
     load(&Catalog::embedded(), &request).unwrap_or_else(|e| panic!("{target}: {e}"))
 }
@@ -499,6 +500,7 @@ fn a_bad_colour_is_refused_at_its_line_with_what_to_write() {
         let request = Request {
             target: root.clone(),
             options: vec![],
+            overlays: vec![],
         };
         let e = load(&Catalog::embedded(), &request)
             .err()

@@ -487,6 +487,7 @@ fn long_game() -> (Session, Engine) {
     let request = Request {
         target: target.to_str().unwrap().into(),
         options: vec![],
+        overlays: vec![],
     };
     let seats =
         [("east", "random"), ("west", "random")].map(|(p, s)| (p.to_string(), Seat::parse(s)));

@@ -53,6 +53,7 @@ fn load_copy(copy: &PackageCopy) -> Result<Engine, String> {
     let request = Request {
         target: copy.root.to_str().unwrap().to_string(),
         options: vec![],
+        overlays: vec![],
     };
     load(&common::catalog(), &request)
         .map(|l| l.engine)
@@ -103,6 +104,7 @@ fn hostile_code_in_an_option_script_names_that_script() {
     let request = Request {
         target: copy.root.to_str().unwrap().to_string(),
         options: vec!["no-backward".into()],
+        overlays: vec![],
     };
     let err = load(&common::catalog(), &request)
         .err()

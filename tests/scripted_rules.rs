@@ -85,6 +85,7 @@ fn load_probe(p: &Probe) -> Result<Engine, String> {
     let request = Request {
         target: p.root.clone(),
         options: vec![],
+        overlays: vec![],
     };
     load(&Catalog::embedded(), &request)
         .map(|l| l.engine)

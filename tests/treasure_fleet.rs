@@ -22,6 +22,7 @@ fn engine() -> Engine {
     let request = Request {
         target: "treasure-fleet".into(),
         options: vec![],
+        overlays: vec![],
     };
     load(&catalog(), &request)
         .unwrap_or_else(|e| panic!("treasure-fleet does not load:\n{e}"))

@@ -20,6 +20,7 @@ pub fn engine(target: &str) -> Engine {
     let request = Request {
         target: target.into(),
         options: vec![],
+        overlays: vec![],
     };
     match load(&catalog(), &request) {
         Ok(loaded) => {

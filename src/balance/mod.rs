@@ -87,9 +87,11 @@ pub fn balance(catalog: &Catalog, b: &Balance) -> Result<String, String> {
         variants.extend(more);
     }
     if variants.is_empty() {
-        return Err("balance needs variants: --variant NAME=SPEC (twice or more), \
+        return Err(
+            "balance needs variants: --variant NAME=SPEC (twice or more), \
              --each-option or --each-overlay"
-            .into());
+                .into(),
+        );
     }
     if let Some(twice) = variants
         .iter()

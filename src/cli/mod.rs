@@ -52,7 +52,7 @@ pub fn list(catalog: &Catalog) -> Result<String, String> {
             out += &format!("    scenario {shown}/{}  {}\n", echo(&s), echo(&title));
         }
         for name in overlay::names(&package) {
-            let title = overlay::resolve(&package, &id, &name)
+            let title = overlay::shipped(&package, &id, &name)
                 .map(|o| o.file.title)
                 .unwrap_or_else(|e| format!("(broken: {e})"));
             out += &format!("    overlay  {:<18} {}\n", echo(&name), echo(&title));

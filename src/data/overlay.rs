@@ -17,9 +17,9 @@ use crate::data::package::{FILE_LIMIT, Package};
 use crate::data::scenario::merge;
 use crate::files::read_text;
 use crate::untrusted::echo;
-use std::path::Path;
 use serde::Deserialize;
 use serde_json::Value as Json;
+use std::path::Path;
 
 /// An overlay file as written.
 #[derive(Clone, Debug, Deserialize)]
@@ -84,36 +84,45 @@ pub fn names(package: &Package) -> Vec<String> {
         .collect()
 }
 
-/// Finds an overlay of `game` (the package's id): a name (`white-up`) is
-/// one the package ships in its `overlays/` folder; anything with a `/` or
-/// ending in `.yaml` is a file the user names.
+/// Finds an overlay of `game` (the package's id) the user asked for: a
+/// file when the text has a `/` or ends in `.yaml`, else one the package
+/// ships ([`shipped`]).
 pub fn resolve(package: &Package, game: &str, asked: &str) -> Result<Overlay, DataErrors> {
-    let is_file = asked.contains(['/', '\\']) || asked.ends_with(".yaml") || asked.ends_with(".yml");
-    let (path, text) = if is_file {
-        let text = read_text(Path::new(asked), FILE_LIMIT)
-            .map_err(|e| DataError::new(asked, format!("cannot read: {}", e.problem)))?;
-        (asked.to_string(), text)
-    } else {
-        let file = format!("{FOLDER}{asked}.yaml");
-        let text = package.files.get(&file).ok_or_else(|| {
-            let known = names(package);
-            DataError::new(
-                asked,
-                format!(
-                    "no overlay '{}' in {}/{FOLDER}: {} (or give a file: ./{}.yaml)",
-                    echo(asked),
-                    package.root,
-                    suggest(asked, known.iter().map(String::as_str)),
-                    echo(asked)
-                ),
-            )
-        })?;
-        (package.path_of(&file), text.clone())
-    };
-    let overlay = Overlay::parse(asked, &path, &text)?;
+    let is_file =
+        asked.contains(['/', '\\']) || asked.ends_with(".yaml") || asked.ends_with(".yml");
+    if !is_file {
+        return shipped(package, game, asked);
+    }
+    let text = read_text(Path::new(asked), FILE_LIMIT)
+        .map_err(|e| DataError::new(asked, format!("cannot read: {}", e.problem)))?;
+    checked(Overlay::parse(asked, asked, &text)?, game)
+}
+
+/// An overlay the package ships in its `overlays/` folder, by name: all a
+/// scenario or a save may name, so neither can make Portolan read a file
+/// elsewhere.
+pub fn shipped(package: &Package, game: &str, name: &str) -> Result<Overlay, DataErrors> {
+    let file = format!("{FOLDER}{name}.yaml");
+    let text = package.files.get(&file).ok_or_else(|| {
+        let known = names(package);
+        DataError::new(
+            name,
+            format!(
+                "no overlay '{}' in {}/{FOLDER}: {} (an overlay of your own is \
+                 given as a file, ./NAME.yaml, on the command line)",
+                echo(name),
+                package.root,
+                suggest(name, known.iter().map(String::as_str)),
+            ),
+        )
+    })?;
+    checked(Overlay::parse(name, &package.path_of(&file), text)?, game)
+}
+
+fn checked(overlay: Overlay, game: &str) -> Result<Overlay, DataErrors> {
     if overlay.file.game != game {
         return Err(DataError::new(
-            &path,
+            &overlay.path,
             format!(
                 "this overlay is for '{}', not '{game}'",
                 echo(&overlay.file.game)
@@ -189,7 +198,11 @@ enum Edit<'a> {
 
 impl Change {
     fn keys(&self) -> Vec<String> {
-        self.path.value.split('.').map(|k| k.trim().to_string()).collect()
+        self.path
+            .value
+            .split('.')
+            .map(|k| k.trim().to_string())
+            .collect()
     }
 
     /// Exactly one edit, and an `item` that is a number or a map.
@@ -285,7 +298,12 @@ impl Change {
         }
         let list = match child(at, last, &walked)? {
             Json::Array(list) => list,
-            _ => return Err(format!("'{}' is not a list, so it has no items", echo(&whole))),
+            _ => {
+                return Err(format!(
+                    "'{}' is not a list, so it has no items",
+                    echo(&whole)
+                ));
+            }
         };
         let chosen = select(list, self.item.as_ref().expect("an item"), &whole)?;
         if let Edit::Remove = edit {
@@ -399,7 +417,11 @@ fn what_items_have(list: &[Json], item: &Json) -> String {
     if values.is_empty() {
         return format!("no item has a field '{}'", echo(field));
     }
-    format!("its items have {} {}", echo(field), echo(&values.join(", ")))
+    format!(
+        "its items have {} {}",
+        echo(field),
+        echo(&values.join(", "))
+    )
 }
 
 /// Equal as data: `3` and `3.0` are the same number.
@@ -432,7 +454,11 @@ fn edit_value(at: &mut Json, edit: Edit<'_>, whole: &str) -> Result<(), String> 
                 let found: Vec<usize> = (0..list.len()).filter(|&i| same(&list[i], x)).collect();
                 match found.as_slice() {
                     [one] => Ok(*one),
-                    [] => Err(format!("'{}' has no item {}", echo(whole), echo(&x.to_string()))),
+                    [] => Err(format!(
+                        "'{}' has no item {}",
+                        echo(whole),
+                        echo(&x.to_string())
+                    )),
                     _ => Err(format!(
                         "'{}' has {} several times: swap needs items that occur once",
                         echo(whole),

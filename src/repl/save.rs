@@ -330,8 +330,8 @@ fn under_current_rules(s: &Current, file: &SaveFile) -> Result<(Loaded, Request)
         ));
     }
     let overlays = saved_overlays(&file, &package, &s.loaded.overlays)?;
-    let engine = build(&package, scenario.as_ref(), &file.options, &overlays)
-        .map_err(|e| e.to_string())?;
+    let engine =
+        build(&package, scenario.as_ref(), &file.options, &overlays).map_err(|e| e.to_string())?;
     let request = Request {
         target,
         options: every_option(&engine.game, &file.options),
@@ -361,7 +361,7 @@ pub fn saved_overlays(
         .map(|label| match current.iter().find(|o| &o.label == label) {
             Some(o) => Ok(o.clone()),
             None if shipped.contains(label) => {
-                overlay::resolve(package, &file.game, label).map_err(|e| e.to_string())
+                overlay::shipped(package, &file.game, label).map_err(|e| e.to_string())
             }
             None => Err(format!(
                 "it was played with the overlay '{label}', which is not one {} ships: \

@@ -2,7 +2,6 @@
 //! point of view.
 
 use crate::data::overlay::{self, Overlay};
-use crate::untrusted::echo;
 use crate::kernel::view::Viewer;
 use crate::load::{Request, load};
 use crate::repl::confirm;
@@ -10,6 +9,7 @@ use crate::repl::escape::quote;
 use crate::repl::line::Line;
 use crate::repl::session::{Seat, Session};
 use crate::sim::report::list_or_none;
+use crate::untrusted::echo;
 
 pub fn options(s: &Session) -> String {
     let g = &s.loaded.engine.game;
@@ -85,9 +85,15 @@ pub fn overlays(s: &Session) -> String {
         } else {
             " "
         };
-        match overlay::resolve(package, game, name) {
+        match overlay::shipped(package, game, name) {
             Ok(o) => out += &line(mark, name, &o),
-            Err(e) => out += &format!("{mark} {:<14} (broken: {})\n", echo(name), echo(&e.to_string())),
+            Err(e) => {
+                out += &format!(
+                    "{mark} {:<14} (broken: {})\n",
+                    echo(name),
+                    echo(&e.to_string())
+                )
+            }
         }
     }
     for o in on.iter().filter(|o| !shipped.contains(&o.label)) {

@@ -11,6 +11,7 @@ fn session(seats: &[(&str, Seat)]) -> Session {
     let request = Request {
         target: "med-convoy".into(),
         options: vec![],
+        overlays: vec![],
     };
     let seats: Vec<(String, Seat)> = seats
         .iter()

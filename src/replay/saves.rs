@@ -151,6 +151,7 @@ mod tests {
             target: "g".into(),
             scenario: None,
             options: vec![],
+            overlays: vec![],
             seed: 1,
             seats: Default::default(),
             viewer: None,

@@ -26,13 +26,19 @@ pub fn catalog() -> Catalog {
 /// A stock game or scenario of the repository (`solo-convoy`,
 /// `mediterranea/jihad`), as `portolan play TARGET` loads it.
 pub fn stock(target: &str) -> Engine {
+    stock_with(target, &[])
+}
+
+/// A stock game or scenario with the game's own balance overlays laid on.
+pub fn stock_with(target: &str, overlays: &[&str]) -> Engine {
     let request = Request {
         target: target.into(),
         options: vec![],
+        overlays: overlays.iter().map(|o| o.to_string()).collect(),
     };
     match load(&catalog(), &request) {
         Ok(l) => l.engine,
-        Err(e) => panic!("{target} does not load: {e}"),
+        Err(e) => panic!("{target} with {overlays:?} does not load: {e}"),
     }
 }
 
@@ -41,6 +47,7 @@ pub fn engine(options: &[&str]) -> Engine {
     let request = Request {
         target: "med-convoy".into(),
         options: options.iter().map(|o| o.to_string()).collect(),
+        overlays: vec![],
     };
     match load(&catalog(), &request) {
         Ok(loaded) => loaded.engine,

@@ -78,11 +78,15 @@ pub fn sparse(path: &Path, len: u64) {
 /// A REPL session on a stock game, its first player human, any other a
 /// random bot.
 pub fn session(target: &str) -> Session {
-    let request = Request {
+    session_with(&Request {
         target: target.into(),
-        options: vec![],
-    };
-    let mut s = Session::start(Catalog::embedded(), request, Some(7), &[]).unwrap();
+        ..Request::default()
+    })
+}
+
+/// A REPL session on what `request` asks for, seated as [`session`].
+pub fn session_with(request: &Request) -> Session {
+    let mut s = Session::start(Catalog::embedded(), request.clone(), Some(7), &[]).unwrap();
     s.welcome();
     s
 }

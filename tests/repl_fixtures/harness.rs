@@ -222,6 +222,7 @@ pub fn first_attack(save: &Path) -> usize {
         &Request {
             target: "med-convoy".into(),
             options: vec![],
+            overlays: vec![],
         },
     )
     .unwrap();

@@ -1,0 +1,438 @@
+//! Balance overlays (`src/data/overlay.rs`): each edit on real game data,
+//! each mistake reported at its line and column, overlays from scenarios,
+//! the command line, `balance` and saves. Mediterranea's own overlays are
+//! played in tests/mediterranea.rs; hostile overlay files are in
+//! tests/hostile_files.rs.
+
+mod hostile;
+
+use hostile::write;
+use portolan::data::catalog::Catalog;
+use portolan::load::{Loaded, Request, load};
+use serde_json::{Value, json};
+use std::path::Path;
+use std::process::Command;
+
+/// Loads `target` with overlay files written from `texts` into `dir`.
+fn with_overlays(dir: &Path, target: &str, texts: &[&str]) -> Result<Loaded, String> {
+    let overlays = texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let path = dir.join(format!("overlay{i}.yaml"));
+            write(&path, text);
+            path.display().to_string()
+        })
+        .collect();
+    let request = Request {
+        target: target.into(),
+        options: vec![],
+        overlays,
+    };
+    load(&Catalog::embedded(), &request).map_err(|e| e.to_string())
+}
+
+fn kind_count(l: &Loaded, kind: &str) -> u32 {
+    let g = &l.engine.game;
+    let k = g.kind_index(kind).expect("a kind");
+    g.start.iter().filter(|s| s.kind == k).count() as u32
+}
+
+#[test]
+fn set_merge_append_swap_and_remove_change_the_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let l = with_overlays(
+        dir.path(),
+        "med-convoy",
+        &["game: med-convoy
+title: Every edit
+changes:
+  - path: pieces.kinds.Merchant.count
+    set: 6
+  - path: pieces.kinds.Cruiser
+    merge: { count: 2 }
+  - path: phases.setup.quotas
+    set: { home_row: 7, second_row: 6 }
+  - path: tables.attack_results.Merchant
+    merge: { Submarine: win }
+  - path: tables.notes
+    set: { a: 1, b: 2 }
+  - path: tables.notes
+    merge: { a: null, c: 3 }
+  - path: tables.extra
+    set: [a, b, c]
+  - path: tables.extra
+    append: d
+  - path: tables.extra
+    swap: [a, d]
+  - path: tables.extra
+    item: 1
+    remove: true
+  - path: tables.extra.0
+    set: z
+  - path: players
+    item: { id: red }
+    merge: { name: Crimson }
+"],
+    )
+    .unwrap();
+    assert_eq!(kind_count(&l, "Merchant"), 2 * 6);
+    assert_eq!(kind_count(&l, "Cruiser"), 2 * 2);
+    let t = &l.engine.game.tables;
+    assert_eq!(
+        t["attack_results"]["Merchant"],
+        json!({"Cruiser": "bounce", "Destroyer": "bounce", "Merchant": "bounce", "Submarine": "win"})
+    );
+    assert_eq!(t["notes"], json!({"b": 2, "c": 3}));
+    assert_eq!(t["extra"], json!(["z", "c", "a"]));
+    assert_eq!(l.engine.game.players[1].name, "Crimson");
+    assert_eq!(l.overlays.len(), 1);
+}
+
+#[test]
+fn overlays_apply_in_order_after_the_scenario() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = |kind: &str, n: u32| {
+        format!(
+            "game: med-convoy\ntitle: t\nchanges:\n  - path: pieces.kinds.{kind}.count\n    set: {n}\n"
+        )
+    };
+    // Wolf pack has 2 Destroyers and 3 Submarines; the second overlay's
+    // Submarines win over the first's.
+    let l = with_overlays(
+        dir.path(),
+        "med-convoy/wolfpack",
+        &[
+            &set("Submarine", 5),
+            &set("Submarine", 2),
+            &set("Merchant", 5),
+        ],
+    )
+    .unwrap();
+    assert_eq!(kind_count(&l, "Submarine"), 2 * 2);
+    assert_eq!(kind_count(&l, "Destroyer"), 2 * 2);
+    assert_eq!(kind_count(&l, "Merchant"), 2 * 5);
+}
+
+#[test]
+fn an_item_selector_changes_every_match_and_only_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let l = with_overlays(
+        dir.path(),
+        "mediterranea",
+        &["game: mediterranea
+title: t
+changes:
+  - path: tables.arrivals.Huns
+    item: { turn: 3, leader: Attila }
+    merge: { armies: 9 }
+"],
+    )
+    .unwrap();
+    let huns = l.engine.game.tables["arrivals"]["Huns"].as_array().unwrap();
+    let armies: Vec<Value> = huns.iter().map(|e| e["armies"].clone()).collect();
+    assert_eq!(
+        armies,
+        [json!(2), json!(0), json!(9), json!(9), Value::Null]
+    );
+}
+
+/// Each mistake names the overlay file, the line and column of the
+/// change's path, and what to write instead; the others are all reported.
+#[test]
+fn every_mistake_is_placed_at_its_change_with_a_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = with_overlays(
+        dir.path(),
+        "mediterranea",
+        &["game: mediterranea
+title: Mistakes
+changes:
+  - path: tables.arrivals.Hunz
+    item: { turn: 3 }
+    merge: { armies: 4 }
+  - path: tables.arrivals.Huns
+    item: { turn: 9 }
+    merge: { armies: 4 }
+  - path: tables.turn_order
+    swap: [Gauls, Gothz]
+  - path: tables.turn_order.99
+    set: Gauls
+  - path: tables.scenario.name.first
+    set: 1
+  - path: tables.scenario
+    append: 1
+"],
+    )
+    .err()
+    .expect("the overlay is refused");
+    let file = dir.path().join("overlay0.yaml").display().to_string();
+    for expected in [
+        format!("{file}:4:11: no 'Hunz' under 'tables.arrivals': did you mean 'Huns'?"),
+        format!(
+            "{file}:7:11: no item of 'tables.arrivals.Huns' matches {{\"turn\":9}} \
+             (its items have turn 2, 3, 4)"
+        ),
+        format!("{file}:10:11: 'tables.turn_order' has no item \"Gothz\""),
+        format!(
+            "{file}:12:11: 'tables.turn_order' is a list of 29: name an item by number (0 to 28)"
+        ),
+        format!("{file}:14:11: 'tables.scenario.name' is a single value, with no 'first' inside"),
+        format!("{file}:16:11: 'tables.scenario' is not a list"),
+    ] {
+        assert!(err.contains(&expected), "missing {expected}\nin:\n{err}");
+    }
+}
+
+#[test]
+fn a_change_must_say_one_thing_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = |edit: &str| {
+        format!(
+            "game: med-convoy\ntitle: t\nchanges:\n  - path: pieces.kinds.Merchant.count\n{edit}"
+        )
+    };
+    let none = with_overlays(dir.path(), "med-convoy", &[&text("")])
+        .err()
+        .unwrap();
+    assert!(
+        none.contains(":4:11: the change at 'pieces.kinds.Merchant.count' says nothing to do"),
+        "{none}"
+    );
+    let two = with_overlays(
+        dir.path(),
+        "med-convoy",
+        &[&text("    set: 3\n    remove: true\n")],
+    )
+    .err()
+    .unwrap();
+    assert!(two.contains("gives several edits"), "{two}");
+    let item = with_overlays(
+        dir.path(),
+        "med-convoy",
+        &[&text("    item: [1]\n    set: 3\n")],
+    )
+    .err()
+    .unwrap();
+    assert!(item.contains("must be a map of fields to match"), "{item}");
+    let typo = with_overlays(
+        dir.path(),
+        "med-convoy",
+        &["game: med-convoy\ntitle: t\nchanges:\n  - path: a\n    sett: 3\n"],
+    )
+    .err()
+    .unwrap();
+    assert!(typo.contains(":5:5:") && typo.contains("sett"), "{typo}");
+}
+
+/// A value the schema refuses, written by an overlay, is blamed on the
+/// overlay's change, not on game.yaml.
+#[test]
+fn a_bad_value_is_blamed_on_the_change_that_wrote_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = with_overlays(
+        dir.path(),
+        "med-convoy",
+        &["game: med-convoy\ntitle: t\nchanges:\n  - path: pieces.kinds.Merchant\n    merge: { count: lots }\n"],
+    )
+    .err()
+    .unwrap();
+    let file = dir.path().join("overlay0.yaml").display().to_string();
+    assert!(err.contains(&format!("{file}:4:11:")), "{err}");
+}
+
+#[test]
+fn an_overlay_of_another_game_or_an_unknown_name_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = with_overlays(
+        dir.path(),
+        "mediterranea",
+        &["game: med-convoy\ntitle: t\nchanges: []\n"],
+    )
+    .err()
+    .unwrap();
+    assert!(
+        err.contains("this overlay is for 'med-convoy', not 'mediterranea'"),
+        "{err}"
+    );
+    let request = Request {
+        target: "mediterranea".into(),
+        options: vec![],
+        overlays: vec!["white-upp".into()],
+    };
+    let err = load(&Catalog::embedded(), &request)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        err.contains("--overlay white-upp: no overlay 'white-upp' in rules/mediterranea/overlays/")
+            && err.contains("did you mean 'white-up'"),
+        "{err}"
+    );
+}
+
+/// A scenario names overlays its game ships; an unknown one is blamed on
+/// the scenario's line.
+#[test]
+fn a_scenario_lays_the_overlays_it_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("tuned.yaml");
+    write(
+        &scenario,
+        "game: mediterranea\ntitle: Tuned\nextends: decline-and-fall\noverlays: [white-up, yellow-down]\n",
+    );
+    let request = Request {
+        target: scenario.display().to_string(),
+        options: vec![],
+        overlays: vec!["white-up".into(), "green-up".into()],
+    };
+    let l = load(&Catalog::embedded(), &request).unwrap();
+    let labels: Vec<&str> = l.overlays.iter().map(|o| o.label.as_str()).collect();
+    assert_eq!(labels, ["white-up", "yellow-down", "green-up"]);
+    let gauls = &l.engine.game.tables["arrivals"]["Gauls"][0];
+    assert_eq!(gauls["armies"], 2);
+    assert_eq!(l.engine.game.tables["scenario"]["name"], "Decline and Fall");
+
+    write(
+        &scenario,
+        "game: mediterranea\ntitle: Tuned\noverlays:\n  - white-up\n  - whitte-down\n",
+    );
+    let err = load(&Catalog::embedded(), &request)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        err.contains(&format!(
+            "{}:5:5: no overlay 'whitte-down'",
+            scenario.display()
+        )) && err.contains("did you mean 'white-down'"),
+        "{err}"
+    );
+}
+
+// ---- the command line ----
+
+fn portolan(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_portolan"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("PORTOLAN_RULES")
+        .env_remove("PORTOLAN_SCENARIOS")
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn simulate_and_list_name_the_overlays() {
+    let o = portolan(&[
+        "simulate",
+        "mediterranea/decline-and-fall",
+        "--overlay",
+        "white-up",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let json: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["overlays"], json!(["white-up"]));
+
+    let list = String::from_utf8(portolan(&["list"]).stdout).unwrap();
+    assert!(list.contains("overlay  white-up"), "{list}");
+    let check = portolan(&["check", "mediterranea"]);
+    let out = String::from_utf8_lossy(&check.stdout);
+    assert!(out.contains("ok  overlay orange-up"), "{out}");
+}
+
+#[test]
+fn balance_compares_each_overlay_on_the_same_seeds() {
+    let o = portolan(&[
+        "balance",
+        "mediterranea/decline-and-fall",
+        "--each-overlay",
+        "--variant",
+        "base=",
+        "--variant",
+        "both=@white-up,@green-up",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let json: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let names: Vec<&str> = json["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names[..3], ["base", "both", "green-down"]);
+    assert_eq!(names.len(), 2 + 8);
+    assert_eq!(
+        json["variants"][1]["rules"],
+        "mediterranea/decline-and-fall @white-up @green-up"
+    );
+}
+
+// ---- saves ----
+
+#[test]
+fn a_save_remembers_its_overlays_and_never_reads_a_file_it_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("game.json");
+    let mut s = hostile::session_with(&Request {
+        target: "mediterranea/decline-and-fall".into(),
+        options: vec![],
+        overlays: vec!["white-up".into()],
+    });
+    s.execute("1");
+    let r = s.execute(&format!("save {}", save.display())).text;
+    assert!(r.starts_with("saved "), "{r}");
+    let text = std::fs::read_to_string(&save).unwrap();
+    let json: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["overlays"], json!(["white-up"]));
+
+    // A plain session loads it with the overlay the rules package ships.
+    let mut plain = hostile::session("mediterranea/decline-and-fall");
+    let r = plain.execute(&format!("load {}", save.display())).text;
+    assert!(r.starts_with("loaded "), "{r}");
+    assert!(plain.execute("overlays").text.contains("* white-up"));
+
+    // An overlay from a file is never read because a save names it.
+    let planted = dir.path().join("planted.yaml");
+    write(
+        &planted,
+        "game: mediterranea\ntitle: planted\nchanges: []\n",
+    );
+    let mut json = json;
+    json["overlays"] = json!([planted.display().to_string()]);
+    let edited = dir.path().join("edited.json");
+    write(&edited, serde_json::to_string(&json).unwrap());
+    let r = plain.execute(&format!("load {}", edited.display())).text;
+    assert!(
+        r.contains("which is not one rules/mediterranea ships")
+            && r.contains("the current game is unchanged"),
+        "{r}"
+    );
+}
+
+#[test]
+fn new_lays_and_lifts_overlays_at_the_repl() {
+    let mut s = hostile::session("mediterranea/decline-and-fall");
+    let r = s.execute("new @yellow-up").text;
+    assert!(!r.contains("error"), "{r}");
+    assert!(s.execute("overlays").text.contains("* yellow-up"));
+    let r = s.execute("new -@yellow-up").text;
+    assert!(!r.contains("error"), "{r}");
+    assert!(s.execute("overlays").text.contains("  yellow-up"));
+    let r = s.execute("new -@green-up").text;
+    assert!(r.contains("no overlay 'green-up' to drop"), "{r}");
+    let r = s.execute("new @nope").text;
+    assert!(r.contains("no overlay 'nope'"), "{r}");
+}
