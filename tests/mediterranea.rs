@@ -17,11 +17,6 @@ use portolan::kernel::value::{Value, Vars};
 
 const SEED: u64 = 7;
 
-/// The stock game or scenario `target`.
-fn engine(target: &str) -> Engine {
-    common::stock(target)
-}
-
 /// A game of a scenario, and the hand-made positions built on it.
 struct Med {
     engine: Engine,

@@ -329,7 +329,7 @@ fn under_current_rules(s: &Current, file: &SaveFile) -> Result<(Loaded, Request)
             elsewhere()
         ));
     }
-    let overlays = saved_overlays(&file, &package, &s.loaded.overlays)?;
+    let overlays = saved_overlays(file, &package, &s.loaded.overlays)?;
     let engine =
         build(&package, scenario.as_ref(), &file.options, &overlays).map_err(|e| e.to_string())?;
     let request = Request {
