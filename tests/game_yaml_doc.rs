@@ -2,7 +2,8 @@
 //! loads. The page's complete game (the YAML block starting with `id:`)
 //! becomes a package, with each Lua block written to the file its first
 //! line names (`-- rules.lua`); a YAML block starting with `game:` is a
-//! scenario of it; any other YAML block is a scenario's `overrides`.
+//! scenario of it, or a balance overlay the package ships when it has
+//! `changes:`; any other YAML block is a scenario's `overrides`.
 
 use portolan::data::catalog::Catalog;
 use std::path::Path;
@@ -74,6 +75,12 @@ fn every_example_of_the_game_yaml_reference_loads() {
     let mut examples = Vec::new();
     for block in yaml.iter().filter(|b| b.line != game.line) {
         let name = format!("line-{}", block.line);
+        if block.text.starts_with("game:") && block.text.contains("\nchanges:") {
+            // `check` of the package tries each overlay it ships.
+            write(&package.join(format!("overlays/{name}.yaml")), &block.text);
+            examples.push((block.line, id.to_string()));
+            continue;
+        }
         let text = match block.text.starts_with("game:") {
             true => block.text.clone(),
             false => format!(
