@@ -426,7 +426,7 @@ fn a_save_remembers_its_overlays_and_never_reads_a_file_it_names() {
 fn new_lays_and_lifts_overlays_at_the_repl() {
     let mut s = hostile::session("mediterranea/decline-and-fall");
     let r = s.execute("new @yellow-up").text;
-    assert!(!r.contains("error"), "{r}");
+    assert!(r.contains("overlays: yellow-up\n"), "{r}");
     assert!(s.execute("overlays").text.contains("* yellow-up"));
     let r = s.execute("new -@yellow-up").text;
     assert!(!r.contains("error"), "{r}");

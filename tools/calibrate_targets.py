@@ -13,7 +13,9 @@ The search starts from each faction's mean points and moves one target at
 a time (by 1, 3 or 10 points), while the wins get more even (the sum of the
 squared distances of each faction's win rate from the mean win rate).
 With --check FILE..., the targets found are scored on other games too
-(played on another seed), to show how well they hold out of sample.
+(played on another seed), to show how well they hold out of sample;
+--holdout does the same within the files: targets found from the
+even-numbered games are scored on the odd-numbered ones.
 
 Usage:
   tools/calibrate_targets.py --targets white=29,yellow=1,green=1,orange=13 \\
@@ -89,6 +91,8 @@ def main():
                         help="the targets the games were played with: white=29,yellow=1,...")
     parser.add_argument("--check", nargs="*", default=[],
                         help="shard result files of other games to score the new targets on")
+    parser.add_argument("--holdout", action="store_true",
+                        help="also calibrate on the even games and score on the odd ones")
     args = parser.parse_args()
     old = dict((k, int(v)) for k, v in (kv.split("=") for kv in args.targets.split(",")))
     players, games = load_points(args.files, old)
@@ -100,6 +104,13 @@ def main():
     targets = calibrate(games, players)
     print("new targets: " + ", ".join(f"{p} {t}" for p, t in zip(players, targets)))
     show("with the new targets", players, games, targets)
+    if args.holdout:
+        even, odd = games[0::2], games[1::2]
+        half = calibrate(even, players)
+        print("targets from the even games: "
+              + ", ".join(f"{p} {t}" for p, t in zip(players, half)))
+        show("old targets, odd games", players, odd, before)
+        show("even games' targets, odd games", players, odd, half)
     if args.check:
         _, checks = load_points(args.check, old)
         show("old targets, check games", players, checks, before)

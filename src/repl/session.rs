@@ -209,7 +209,17 @@ impl Session {
         } else {
             on.join(", ")
         };
-        out += &format!("optional rules: {on}\nseed: {}\n", self.seed);
+        out += &format!("optional rules: {on}\n");
+        if !self.loaded.overlays.is_empty() {
+            let labels: Vec<String> = self
+                .loaded
+                .overlays
+                .iter()
+                .map(|o| crate::untrusted::echo(&o.label).into_owned())
+                .collect();
+            out += &format!("overlays: {}\n", labels.join(", "));
+        }
+        out += &format!("seed: {}\n", self.seed);
         out += &format!("seats: {}\n", self.seat_summary());
         out += "type 'help' for commands\n\n";
         out += &self.after_change();
