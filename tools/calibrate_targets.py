@@ -19,7 +19,7 @@ even-numbered games are scored on the odd-numbered ones.
 
 Usage:
   tools/calibrate_targets.py --targets white=29,yellow=1,green=1,orange=13 \\
-      calib.json [--check other.json]
+      calib.json [--holdout] [--check other.json] [--fixed orange]
 """
 
 import argparse
@@ -53,25 +53,30 @@ def wins(games, targets):
     return counts, draws
 
 
-def unevenness(games, targets):
-    """How far the wins are from an equal share of every game each: a draw
-    is nobody's win, so targets that make games drawn are not even."""
+def unevenness(games, targets, evened):
+    """How far the wins of the `evened` factions are from an equal share of
+    every game each: a draw is nobody's win, so targets that make games
+    drawn are not even."""
     counts, _ = wins(games, targets)
-    share = len(games) / len(counts)
-    return sum((c - share) ** 2 for c in counts)
+    share = len(games) / len(evened)
+    return sum((counts[i] - share) ** 2 for i in evened)
 
 
-def calibrate(games, players):
-    targets = [round(sum(g[i] for g in games) / len(games)) for i in range(len(players))]
-    best = unevenness(games, targets)
+def calibrate(games, players, fixed):
+    """Targets from the games; a faction in `fixed` keeps its target
+    (from `fixed`) and is left out of the evening."""
+    targets = [fixed.get(p, round(sum(g[i] for g in games) / len(games)))
+               for i, p in enumerate(players)]
+    evened = [i for i, p in enumerate(players) if p not in fixed]
+    best = unevenness(games, targets, evened)
     improved = True
     while improved:
         improved = False
-        for i in range(len(targets)):
+        for i in evened:
             for step in (1, -1, 3, -3, 10, -10):
                 trial = list(targets)
                 trial[i] += step
-                score = unevenness(games, trial)
+                score = unevenness(games, trial, evened)
                 if score < best:
                     targets, best, improved = trial, score, True
     return targets
@@ -91,6 +96,9 @@ def main():
                         help="the targets the games were played with: white=29,yellow=1,...")
     parser.add_argument("--check", nargs="*", default=[],
                         help="shard result files of other games to score the new targets on")
+    parser.add_argument("--fixed", default="",
+                        help="factions that keep their target and are not evened "
+                             "(one with no army in the scenario): orange,...")
     parser.add_argument("--holdout", action="store_true",
                         help="also calibrate on the even games and score on the odd ones")
     args = parser.parse_args()
@@ -101,12 +109,13 @@ def main():
     means = ", ".join(f"{p} {sum(g[i] for g in games) / len(games):.1f}"
                       for i, p in enumerate(players))
     print(f"mean points: {means}")
-    targets = calibrate(games, players)
+    fixed = {p: old[p] for p in args.fixed.split(",") if p}
+    targets = calibrate(games, players, fixed)
     print("new targets: " + ", ".join(f"{p} {t}" for p, t in zip(players, targets)))
     show("with the new targets", players, games, targets)
     if args.holdout:
         even, odd = games[0::2], games[1::2]
-        half = calibrate(even, players)
+        half = calibrate(even, players, fixed)
         print("targets from the even games: "
               + ", ".join(f"{p} {t}" for p, t in zip(players, half)))
         show("old targets, odd games", players, odd, before)
