@@ -65,26 +65,49 @@ function M.nations_at(area)
   for _, id in ipairs(pieces.at(area)) do
     local nation = kind_of(id)
     if not nations.is_leader(nation) then
-      count[nation] = (count[nation] or 0) + 1
+      local n = count[nation]
+      if n == nil then
+        out[#out + 1] = nation
+        n = 0
+      end
+      count[nation] = n + 1
     end
   end
-  for _, nation in ipairs(nations.order) do
-    if count[nation] then
-      out[#out + 1] = nation
-    end
-  end
-  return out, count
+  return nations.sort(out), count
 end
 
--- The nation's leaders in an area.
+-- Whether no army of another nation is in an area (cheaper than
+-- `nations_at` where only that matters).
+function M.alone(nation, area)
+  for _, id in ipairs(pieces.at(area)) do
+    local other = kind_of(id)
+    if other ~= nation and not nations.is_leader(other) then
+      return false
+    end
+  end
+  return true
+end
+
+-- The nation's leaders in an area (ids, in id order): read from the
+-- area's own pieces, like `at`.
 function M.leaders_at(nation, area)
   local out = {}
-  for _, leader in ipairs(nations.leaders(nation)) do
-    for _, id in ipairs(list { kind = leader, at = area }) do
+  for _, id in ipairs(pieces.at(area)) do
+    if nations.leader_nation(kind_of(id)) == nation then
       out[#out + 1] = id
     end
   end
   return out
+end
+
+-- Whether one of the nation's leaders is in an area.
+function M.has_leader(nation, area)
+  for _, id in ipairs(pieces.at(area)) do
+    if nations.leader_nation(kind_of(id)) == nation then
+      return true
+    end
+  end
+  return false
 end
 
 -- An army enters an area: it takes the next place in the order of entry
@@ -109,10 +132,11 @@ end
 function M.pulse() return get("pulse") or 0 end
 function M.nation_turn() return get("nation_turn") or 0 end
 
--- Whether the army moved in this movement phase, and the area it began the
--- phase in (where it stands if it did not move) [8.3.4].
-function M.moved(id)
-  return attr(id, "moved") == M.pulse()
+-- Whether the army moved in this movement phase (`pulse`, when the caller
+-- has read it already), and the area it began the phase in (where it
+-- stands if it did not move) [8.3.4].
+function M.moved(id, pulse)
+  return attr(id, "moved") == (pulse or M.pulse())
 end
 function M.began_in(id)
   if M.moved(id) then

@@ -24,19 +24,16 @@ end
 function M.contested(nation)
   local areas, by_nation, others = {}, {}, {}
   for _, area in ipairs(armies.areas_of(nation)) do
-    if map.is_land(area) and not settled_for_now(area) then
-      local present = armies.nations_at(area)
-      if #present > 1 then
-        areas[#areas + 1] = area
-        for _, other in ipairs(present) do
-          if other ~= nation then
-            if by_nation[other] == nil then
-              by_nation[other] = {}
-              others[#others + 1] = other
-            end
-            local list = by_nation[other]
-            list[#list + 1] = area
+    if map.is_land(area) and not armies.alone(nation, area) and not settled_for_now(area) then
+      areas[#areas + 1] = area
+      for _, other in ipairs((armies.nations_at(area))) do
+        if other ~= nation then
+          if by_nation[other] == nil then
+            by_nation[other] = {}
+            others[#others + 1] = other
           end
+          local list = by_nation[other]
+          list[#list + 1] = area
         end
       end
     end
@@ -122,11 +119,11 @@ end
 function M.modifier(shooter, target, area, mover)
   local c = tables.combat
   local modifier = 0
-  if #armies.leaders_at(shooter, area) > 0 then
+  if armies.has_leader(shooter, area) then
     modifier = c.leader_here
   else
     for _, near in ipairs(map.adjacent_land(area)) do
-      if map.is_land(near) and #armies.leaders_at(shooter, near) > 0 then
+      if map.is_land(near) and armies.has_leader(shooter, near) then
         modifier = c.leader_near
         break
       end

@@ -8,7 +8,7 @@ local M = {}
 -- Areas in board order (the canonical order of every list the rules make).
 M.areas = {}
 local kind, edges, coastal, in_play, order = {}, {}, {}, {}, {}
-local distance = {}
+local distance, adjacent = {}, {}
 
 -- Steps between two areas over any edge, counted over the areas in play.
 local function distances_from(start)
@@ -59,6 +59,13 @@ function M.prepare()
   end
   for _, name in ipairs(M.areas) do
     distance[name] = distances_from(name)
+    local near = {}
+    for _, e in ipairs(edges[name]) do
+      if (e.kind == "land" or e.kind == "strait") and kind[e.to] ~= "sea" then
+        near[#near + 1] = e.to
+      end
+    end
+    adjacent[name] = near
   end
 end
 
@@ -79,14 +86,9 @@ end
 
 -- The areas one land step away (land edges and the land strait), the
 -- adjacency of [8.2.3.1] and [8.3.6]; crossing arrows and coasts are not.
+-- Read-only: the list is built once, in `prepare`.
 function M.adjacent_land(area)
-  local out = {}
-  for _, e in ipairs(edges[area]) do
-    if (e.kind == "land" or e.kind == "strait") and kind[e.to] ~= "sea" and in_play[e.to] then
-      out[#out + 1] = e.to
-    end
-  end
-  return out
+  return adjacent[area]
 end
 
 -- Sorts a list of area names into board order.

@@ -15,7 +15,7 @@ M.HOLDS = " holds"
 
 -- What the cost rules read, taken when an army begins to move [7.2.1.1]:
 -- the armies in each area (counted when first needed, then kept), the
--- nation's ships this turn, and next turn.
+-- nation's ships this turn, next turn, and whether it is settled [7.2.4].
 local function situation(nation)
   local turn = get("turn")
   local own, total = {}, {}
@@ -23,6 +23,7 @@ local function situation(nation)
     nation = nation,
     ships = nations.flag(nation, turn, "ships"),
     next_turn = turn + 1,
+    settled = sequence.status(nation) == "settled",
   }
   -- The nation's armies and all armies in an area.
   function s.count(area)
@@ -119,7 +120,7 @@ end
 -- [7.2.4] Whether an army may leave its area: a settled army that is the
 -- only army there may not.
 local function may_depart(s, area)
-  if sequence.status(s.nation) ~= "settled" or not map.is_land(area) then
+  if not s.settled or not map.is_land(area) then
     return true
   end
   local _, total = s.count(area)
@@ -129,8 +130,9 @@ end
 -- The armies of the nation that may still move, by area.
 local function movers(nation)
   local by_area, areas = {}, {}
+  local pulse = armies.pulse()
   for _, id in ipairs(armies.on_map(nation)) do
-    if not armies.moved(id) then
+    if not armies.moved(id, pulse) then
       local area = pieces.where(id)
       if by_area[area] == nil then
         by_area[area] = id

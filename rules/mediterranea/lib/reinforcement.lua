@@ -33,8 +33,7 @@ function M.points(nation)
   local half = chart_half(nation)
   local total = get("pop:" .. nation) or 0
   for _, area in ipairs(armies.areas_of(nation)) do
-    local present = armies.nations_at(area)
-    total = total + (#present == 1 and half.alone or half.shared)
+    total = total + (armies.alone(nation, area) and half.alone or half.shared)
   end
   return total
 end

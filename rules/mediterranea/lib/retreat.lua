@@ -15,12 +15,7 @@ local function may_retreat_to(nation, area)
     return false
   end
   if map.is_land(area) then
-    for _, other in ipairs(armies.nations_at(area)) do
-      if other ~= nation then
-        return false
-      end
-    end
-    return true
+    return armies.alone(nation, area)
   elseif map.is_external(area) then
     return nations.receives_in(nation, get("turn") + 1, area)
   end
