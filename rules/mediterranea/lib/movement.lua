@@ -127,20 +127,21 @@ local function may_depart(s, area)
   return total > 1
 end
 
--- The armies of the nation that may still move, by area.
+-- The areas holding armies of the nation that may still move, in board
+-- order.
 local function movers(nation)
-  local by_area, areas = {}, {}
+  local seen, areas = {}, {}
   local pulse = armies.pulse()
   for _, id in ipairs(armies.on_map(nation)) do
     if not armies.moved(id, pulse) then
       local area = pieces.where(id)
-      if by_area[area] == nil then
-        by_area[area] = id
+      if not seen[area] then
+        seen[area] = true
         areas[#areas + 1] = area
       end
     end
   end
-  return map.sort(areas), by_area
+  return map.sort(areas)
 end
 
 -- Whether an army in the area has anywhere to go (one edge it may cross).
@@ -186,7 +187,7 @@ function M.run(frame)
     return choices
   end
   local choices = {}
-  for _, area in ipairs((movers(nation))) do
+  for _, area in ipairs(movers(nation)) do
     if may_move(s, area) then
       choices[#choices + 1] = area
     end
@@ -198,11 +199,22 @@ function M.run(frame)
   return choices
 end
 
+-- The army of the nation in an area that moves next: the first (in id
+-- order) that has not moved in this phase, as `movers` picks it.
+local function mover_in(nation, area)
+  local pulse = armies.pulse()
+  for _, id in ipairs(pieces.at(area)) do
+    if pieces.kind(id) == nation and not armies.moved(id, pulse) then
+      return id
+    end
+  end
+  return nil
+end
+
 -- Moves one army: it remembers where it began the phase and the area it
 -- entered last before its destination.
 function M.move(nation, from, to, before)
-  local _, by_area = movers(nation)
-  local id = by_area[from]
+  local id = mover_in(nation, from)
   pieces.set_attr(id, "from", from)
   pieces.set_attr(id, "last", before)
   pieces.set_attr(id, "moved", armies.pulse())
@@ -225,9 +237,9 @@ function M.choose(frame, choice)
   if choice:sub(-#M.HOLDS) == M.HOLDS then
     -- The army stays: it has had its move [7.1].
     local area = choice:sub(1, -#M.HOLDS - 1)
-    local _, by_area = movers(nation)
-    pieces.set_attr(by_area[area], "from", area)
-    pieces.set_attr(by_area[area], "moved", armies.pulse())
+    local id = mover_in(nation, area)
+    pieces.set_attr(id, "from", area)
+    pieces.set_attr(id, "moved", armies.pulse())
     return
   end
   local from, to = choice:match("^(.-) > (.-)$")
