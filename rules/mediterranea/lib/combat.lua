@@ -105,7 +105,7 @@ function M.targets(ctx, shooter)
   local out = {}
   for _, nation in ipairs(split(ctx.present)) do
     if nation ~= shooter then
-      local alive = #armies.at(nation, ctx.area) > 0
+      local alive = armies.has_army(nation, ctx.area)
       local killers = ctx["killers:" .. nation]
       if alive or (killers and not contains(killers, shooter)) then
         out[#out + 1] = nation
@@ -154,8 +154,9 @@ function M.shoot(ctx, shooter, target)
   if #live > 0 then
     local victim, latest = live[1], -1
     for _, id in ipairs(live) do
-      if armies.seq(id) > latest then
-        victim, latest = id, armies.seq(id)
+      local seq = armies.seq(id)
+      if seq > latest then
+        victim, latest = id, seq
       end
     end
     pieces.move(victim, "reserve")
@@ -197,13 +198,14 @@ end
 -- The firing order of a round [8.2.3]: every army here, the last to enter
 -- first.
 local function firing_order(area)
-  local ids = {}
+  local ids, seq = {}, {}
   for _, id in ipairs(pieces.at(area)) do
     if not nations.is_leader(pieces.kind(id)) then
       ids[#ids + 1] = id
+      seq[id] = armies.seq(id)
     end
   end
-  table.sort(ids, function(a, b) return armies.seq(a) > armies.seq(b) end)
+  table.sort(ids, function(a, b) return seq[a] > seq[b] end)
   return ids
 end
 

@@ -92,8 +92,11 @@ function M.adjacent_land(area)
 end
 
 -- Sorts a list of area names into board order.
+local function earlier(a, b) return order[a] < order[b] end
 function M.sort(list)
-  table.sort(list, function(a, b) return order[a] < order[b] end)
+  if #list > 1 then
+    table.sort(list, earlier)
+  end
   return list
 end
 
