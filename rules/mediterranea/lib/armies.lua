@@ -2,10 +2,12 @@
 -- marks the rules need (the area an army began its movement in [8.3.4], the
 -- area it entered before [8.3.5], whether it raided [9.3]). Everything lives
 -- in the kernel: piece attributes and game variables.
+local ipairs = ipairs
 local nations = require("lib.nations")
 local map = require("lib.map")
 local M = {}
-local list, kind_of, place, attr, set_attr = pieces.list, pieces.kind, pieces.where, pieces.attr, pieces.set_attr
+local list, pieces_at, kind_of = pieces.list, pieces.at, pieces.kind
+local place, attr, set_attr = pieces.where, pieces.attr, pieces.set_attr
 local get, add = vars.get, vars.add
 
 -- Every army on the map as counts: `counts[area][nation]`, and the number
@@ -32,7 +34,7 @@ end
 -- area's own pieces, which the kernel indexes.
 function M.at(nation, area)
   local out = {}
-  for _, id in ipairs(pieces.at(area)) do
+  for _, id in ipairs(pieces_at(area)) do
     if kind_of(id) == nation then
       out[#out + 1] = id
     end
@@ -42,7 +44,7 @@ end
 
 -- Whether the nation has an army in an area.
 function M.has_army(nation, area)
-  for _, id in ipairs(pieces.at(area)) do
+  for _, id in ipairs(pieces_at(area)) do
     if kind_of(id) == nation then
       return true
     end
@@ -72,7 +74,7 @@ end
 -- The nations with armies in an area, in turn order, and their counts.
 function M.nations_at(area)
   local count, out = {}, {}
-  for _, id in ipairs(pieces.at(area)) do
+  for _, id in ipairs(pieces_at(area)) do
     local nation = kind_of(id)
     if not nations.is_leader(nation) then
       local n = count[nation]
@@ -89,7 +91,7 @@ end
 -- Whether no army of another nation is in an area (cheaper than
 -- `nations_at` where only that matters).
 function M.alone(nation, area)
-  for _, id in ipairs(pieces.at(area)) do
+  for _, id in ipairs(pieces_at(area)) do
     local other = kind_of(id)
     if other ~= nation and not nations.is_leader(other) then
       return false
@@ -102,7 +104,7 @@ end
 -- area's own pieces, like `at`.
 function M.leaders_at(nation, area)
   local out = {}
-  for _, id in ipairs(pieces.at(area)) do
+  for _, id in ipairs(pieces_at(area)) do
     if nations.leader_nation(kind_of(id)) == nation then
       out[#out + 1] = id
     end
@@ -112,7 +114,7 @@ end
 
 -- Whether one of the nation's leaders is in an area.
 function M.has_leader(nation, area)
-  for _, id in ipairs(pieces.at(area)) do
+  for _, id in ipairs(pieces_at(area)) do
     if nations.leader_nation(kind_of(id)) == nation then
       return true
     end

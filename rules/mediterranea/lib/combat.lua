@@ -5,6 +5,7 @@
 -- defender retreats [8.2.5]-[8.2.7] and [8.3], until one nation is left
 -- [8.2.8]. Every decision is made by the player the rule names: the frame's
 -- player is set to that faction before its choices are offered.
+local ipairs = ipairs
 local nations = require("lib.nations")
 local armies = require("lib.armies")
 local victory = require("lib.victory")

@@ -3,6 +3,7 @@
 -- [11], which are coastal, and how far apart areas are (for the "nearest"
 -- precedence of [6.2]). Built once from the board by `prepare`; read-only
 -- afterwards.
+local ipairs = ipairs
 local M = {}
 
 -- Areas in board order (the canonical order of every list the rules make).

@@ -3,6 +3,7 @@
 -- the area an army leaves, then its destination. An army takes the way
 -- that leaves it the most points; the area it enters last on that way is
 -- where it would retreat to as an attacker [8.3.5].
+local ipairs = ipairs
 local nations = require("lib.nations")
 local armies = require("lib.armies")
 local sequence = require("lib.sequence")

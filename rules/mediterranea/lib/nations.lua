@@ -3,6 +3,7 @@
 -- says about a nation in a turn (arrivals, ships, raiders, double moves,
 -- status changes, removals, leaders). Filled from the data at load time
 -- (`configure` and `prepare`); read-only during games.
+local ipairs = ipairs
 local map = require("lib.map")
 local M = {}
 

@@ -2,6 +2,7 @@
 -- population increase [6.4], in the order the faction chooses [6.1]. Each
 -- army placed or removed is one step; where the chart's precedence leaves
 -- several areas, the faction (or the nation the chart names) chooses.
+local ipairs = ipairs
 local nations = require("lib.nations")
 local armies = require("lib.armies")
 local precedence = require("lib.precedence")

@@ -3,6 +3,7 @@
 -- reinforcements in next turn, seas for attackers), and moving them, the
 -- last army of a nation carrying its leaders. Raiders go back to where
 -- they began their movement [8.2.5], [8.3.4].
+local ipairs = ipairs
 local nations = require("lib.nations")
 local armies = require("lib.armies")
 local map = require("lib.map")
