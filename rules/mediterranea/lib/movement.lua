@@ -9,18 +9,21 @@ local armies = require("lib.armies")
 local sequence = require("lib.sequence")
 local map = require("lib.map")
 local get = vars.get
+local pieces_at, kind_of = pieces.at, pieces.kind
 local M = {}
 
 M.END = "end movement"
 M.HOLDS = " holds"
 
 -- What the cost rules read, taken when an army begins to move [7.2.1.1]:
--- the armies in each area (counted when first needed, then kept), the
--- nation's ships this turn, next turn, and whether it is settled [7.2.4].
+-- the movement chart, the armies in each area (counted when first needed,
+-- then kept), the nation's ships this turn, next turn, and whether it is
+-- settled [7.2.4].
 local function situation(nation)
   local turn = get("turn")
   local own, total = {}, {}
   local s = {
+    costs = tables.movement,
     nation = nation,
     ships = nations.flag(nation, turn, "ships"),
     next_turn = turn + 1,
@@ -31,8 +34,8 @@ local function situation(nation)
     local t = total[area]
     if t == nil then
       local mine, all = 0, 0
-      for _, id in ipairs(pieces.at(area)) do
-        local kind = pieces.kind(id)
+      for _, id in ipairs(pieces_at(area)) do
+        local kind = kind_of(id)
         if not nations.is_leader(kind) then
           all = all + 1
           if kind == nation then
@@ -49,7 +52,7 @@ end
 
 -- [7.2.1.1], [7.2.1.2] The cost of entering a land area with `left` points.
 local function land_cost(s, area, left)
-  local share = tables.movement.share
+  local share = s.costs.share
   local own, total = s.count(area)
   if own * share[2] >= total * share[1] then
     return 1
@@ -75,7 +78,7 @@ local function cost(s, edge, left)
         end
       end
     end
-    return tables.movement.sea
+    return s.costs.sea
   elseif to_kind == "external" then
     -- [7.2.3] Only where the nation receives reinforcements next turn.
     if not nations.receives_in(s.nation, s.next_turn, to) then
@@ -85,7 +88,7 @@ local function cost(s, edge, left)
   end
   if kind == "arrow" and not s.ships then
     -- [7.2.1.3] Without ships a crossing arrow costs three points.
-    return tables.movement.arrow_without_ships
+    return s.costs.arrow_without_ships
   end
   return land_cost(s, to, left)
 end
@@ -95,7 +98,7 @@ end
 -- first such way in board order): where it would retreat to as an
 -- attacker [8.3.5].
 function M.reach(s, origin)
-  local points = tables.movement.points
+  local points = s.costs.points
   local best, before = { [origin] = points }, {}
   local queue, head = { origin }, 1
   while queue[head] do
@@ -150,7 +153,7 @@ local function may_move(s, area)
   if not may_depart(s, area) then
     return false
   end
-  local points = tables.movement.points
+  local points = s.costs.points
   for _, edge in ipairs(map.edges(area)) do
     local c = cost(s, edge, points)
     if c and c <= points then
@@ -204,8 +207,8 @@ end
 -- order) that has not moved in this phase, as `movers` picks it.
 local function mover_in(nation, area)
   local pulse = armies.pulse()
-  for _, id in ipairs(pieces.at(area)) do
-    if pieces.kind(id) == nation and not armies.moved(id, pulse) then
+  for _, id in ipairs(pieces_at(area)) do
+    if kind_of(id) == nation and not armies.moved(id, pulse) then
       return id
     end
   end
