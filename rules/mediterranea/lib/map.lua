@@ -92,11 +92,18 @@ function M.adjacent_land(area)
   return adjacent[area]
 end
 
--- Sorts a list of area names into board order.
-local function earlier(a, b) return order[a] < order[b] end
+-- Sorts a list of area names into board order: by their numbers, which
+-- `table.sort` compares without calling back into Lua.
 function M.sort(list)
-  if #list > 1 then
-    table.sort(list, earlier)
+  local n = #list
+  if n > 1 then
+    for i = 1, n do
+      list[i] = order[list[i]]
+    end
+    table.sort(list)
+    for i = 1, n do
+      list[i] = M.areas[list[i]]
+    end
   end
   return list
 end
