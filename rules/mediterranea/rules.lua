@@ -43,11 +43,13 @@ end
 
 -- The bots' heuristic (not a rule): the faction's net victory score so far,
 -- plus a little for each army on the map (armies hold the areas that score).
+-- The greedy bot calls it for every action it weighs, so it reads the
+-- faction's pieces in one list (armies belong to their faction's player).
 function rules.evaluate(player)
   local armies_on_map = 0
-  for _, nation in ipairs(nations.order) do
-    if nations.faction(nation) == player then
-      armies_on_map = armies_on_map + #pieces.list { kind = nation, on_board = true }
+  for _, id in ipairs(pieces.list { owner = player, on_board = true }) do
+    if not nations.is_leader(pieces.kind(id)) then
+      armies_on_map = armies_on_map + 1
     end
   end
   return victory.net(player) + 0.25 * armies_on_map

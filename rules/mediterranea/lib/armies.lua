@@ -2,10 +2,12 @@
 -- marks the rules need (the area an army began its movement in [8.3.4], the
 -- area it entered before [8.3.5], whether it raided [9.3]). Everything lives
 -- in the kernel: piece attributes and game variables.
+local ipairs = ipairs
 local nations = require("lib.nations")
 local map = require("lib.map")
 local M = {}
-local list, kind_of, place, attr, set_attr = pieces.list, pieces.kind, pieces.where, pieces.attr, pieces.set_attr
+local list, pieces_at, kind_of = pieces.list, pieces.at, pieces.kind
+local place, attr, set_attr = pieces.where, pieces.attr, pieces.set_attr
 local get, add = vars.get, vars.add
 
 -- Every army on the map as counts: `counts[area][nation]`, and the number
@@ -32,12 +34,22 @@ end
 -- area's own pieces, which the kernel indexes.
 function M.at(nation, area)
   local out = {}
-  for _, id in ipairs(pieces.at(area)) do
+  for _, id in ipairs(pieces_at(area)) do
     if kind_of(id) == nation then
       out[#out + 1] = id
     end
   end
   return out
+end
+
+-- Whether the nation has an army in an area.
+function M.has_army(nation, area)
+  for _, id in ipairs(pieces_at(area)) do
+    if kind_of(id) == nation then
+      return true
+    end
+  end
+  return false
 end
 
 -- Every army of the nation on the map.
@@ -62,29 +74,52 @@ end
 -- The nations with armies in an area, in turn order, and their counts.
 function M.nations_at(area)
   local count, out = {}, {}
-  for _, id in ipairs(pieces.at(area)) do
+  for _, id in ipairs(pieces_at(area)) do
     local nation = kind_of(id)
     if not nations.is_leader(nation) then
-      count[nation] = (count[nation] or 0) + 1
+      local n = count[nation]
+      if n == nil then
+        out[#out + 1] = nation
+        n = 0
+      end
+      count[nation] = n + 1
     end
   end
-  for _, nation in ipairs(nations.order) do
-    if count[nation] then
-      out[#out + 1] = nation
-    end
-  end
-  return out, count
+  return nations.sort(out), count
 end
 
--- The nation's leaders in an area.
+-- Whether no army of another nation is in an area (cheaper than
+-- `nations_at` where only that matters).
+function M.alone(nation, area)
+  for _, id in ipairs(pieces_at(area)) do
+    local other = kind_of(id)
+    if other ~= nation and not nations.is_leader(other) then
+      return false
+    end
+  end
+  return true
+end
+
+-- The nation's leaders in an area (ids, in id order): read from the
+-- area's own pieces, like `at`.
 function M.leaders_at(nation, area)
   local out = {}
-  for _, leader in ipairs(nations.leaders(nation)) do
-    for _, id in ipairs(list { kind = leader, at = area }) do
+  for _, id in ipairs(pieces_at(area)) do
+    if nations.leader_nation(kind_of(id)) == nation then
       out[#out + 1] = id
     end
   end
   return out
+end
+
+-- Whether one of the nation's leaders is in an area.
+function M.has_leader(nation, area)
+  for _, id in ipairs(pieces_at(area)) do
+    if nations.leader_nation(kind_of(id)) == nation then
+      return true
+    end
+  end
+  return false
 end
 
 -- An army enters an area: it takes the next place in the order of entry
@@ -109,10 +144,11 @@ end
 function M.pulse() return get("pulse") or 0 end
 function M.nation_turn() return get("nation_turn") or 0 end
 
--- Whether the army moved in this movement phase, and the area it began the
--- phase in (where it stands if it did not move) [8.3.4].
-function M.moved(id)
-  return attr(id, "moved") == M.pulse()
+-- Whether the army moved in this movement phase (`pulse`, when the caller
+-- has read it already), and the area it began the phase in (where it
+-- stands if it did not move) [8.3.4].
+function M.moved(id, pulse)
+  return attr(id, "moved") == (pulse or M.pulse())
 end
 function M.began_in(id)
   if M.moved(id) then

@@ -5,6 +5,7 @@
 -- defender retreats [8.2.5]-[8.2.7] and [8.3], until one nation is left
 -- [8.2.8]. Every decision is made by the player the rule names: the frame's
 -- player is set to that faction before its choices are offered.
+local ipairs = ipairs
 local nations = require("lib.nations")
 local armies = require("lib.armies")
 local victory = require("lib.victory")
@@ -24,19 +25,16 @@ end
 function M.contested(nation)
   local areas, by_nation, others = {}, {}, {}
   for _, area in ipairs(armies.areas_of(nation)) do
-    if map.is_land(area) and not settled_for_now(area) then
-      local present = armies.nations_at(area)
-      if #present > 1 then
-        areas[#areas + 1] = area
-        for _, other in ipairs(present) do
-          if other ~= nation then
-            if by_nation[other] == nil then
-              by_nation[other] = {}
-              others[#others + 1] = other
-            end
-            local list = by_nation[other]
-            list[#list + 1] = area
+    if map.is_land(area) and not armies.alone(nation, area) and not settled_for_now(area) then
+      areas[#areas + 1] = area
+      for _, other in ipairs((armies.nations_at(area))) do
+        if other ~= nation then
+          if by_nation[other] == nil then
+            by_nation[other] = {}
+            others[#others + 1] = other
           end
+          local list = by_nation[other]
+          list[#list + 1] = area
         end
       end
     end
@@ -108,7 +106,7 @@ function M.targets(ctx, shooter)
   local out = {}
   for _, nation in ipairs(split(ctx.present)) do
     if nation ~= shooter then
-      local alive = #armies.at(nation, ctx.area) > 0
+      local alive = armies.has_army(nation, ctx.area)
       local killers = ctx["killers:" .. nation]
       if alive or (killers and not contains(killers, shooter)) then
         out[#out + 1] = nation
@@ -122,11 +120,11 @@ end
 function M.modifier(shooter, target, area, mover)
   local c = tables.combat
   local modifier = 0
-  if #armies.leaders_at(shooter, area) > 0 then
+  if armies.has_leader(shooter, area) then
     modifier = c.leader_here
   else
     for _, near in ipairs(map.adjacent_land(area)) do
-      if map.is_land(near) and #armies.leaders_at(shooter, near) > 0 then
+      if map.is_land(near) and armies.has_leader(shooter, near) then
         modifier = c.leader_near
         break
       end
@@ -157,8 +155,9 @@ function M.shoot(ctx, shooter, target)
   if #live > 0 then
     local victim, latest = live[1], -1
     for _, id in ipairs(live) do
-      if armies.seq(id) > latest then
-        victim, latest = id, armies.seq(id)
+      local seq = armies.seq(id)
+      if seq > latest then
+        victim, latest = id, seq
       end
     end
     pieces.move(victim, "reserve")
@@ -200,13 +199,14 @@ end
 -- The firing order of a round [8.2.3]: every army here, the last to enter
 -- first.
 local function firing_order(area)
-  local ids = {}
+  local ids, seq = {}, {}
   for _, id in ipairs(pieces.at(area)) do
     if not nations.is_leader(pieces.kind(id)) then
       ids[#ids + 1] = id
+      seq[id] = armies.seq(id)
     end
   end
-  table.sort(ids, function(a, b) return armies.seq(a) > armies.seq(b) end)
+  table.sort(ids, function(a, b) return seq[a] > seq[b] end)
   return ids
 end
 

@@ -3,12 +3,13 @@
 -- [11], which are coastal, and how far apart areas are (for the "nearest"
 -- precedence of [6.2]). Built once from the board by `prepare`; read-only
 -- afterwards.
+local ipairs = ipairs
 local M = {}
 
 -- Areas in board order (the canonical order of every list the rules make).
 M.areas = {}
 local kind, edges, coastal, in_play, order = {}, {}, {}, {}, {}
-local distance = {}
+local distance, adjacent = {}, {}
 
 -- Steps between two areas over any edge, counted over the areas in play.
 local function distances_from(start)
@@ -59,6 +60,13 @@ function M.prepare()
   end
   for _, name in ipairs(M.areas) do
     distance[name] = distances_from(name)
+    local near = {}
+    for _, e in ipairs(edges[name]) do
+      if (e.kind == "land" or e.kind == "strait") and kind[e.to] ~= "sea" then
+        near[#near + 1] = e.to
+      end
+    end
+    adjacent[name] = near
   end
 end
 
@@ -79,19 +87,24 @@ end
 
 -- The areas one land step away (land edges and the land strait), the
 -- adjacency of [8.2.3.1] and [8.3.6]; crossing arrows and coasts are not.
+-- Read-only: the list is built once, in `prepare`.
 function M.adjacent_land(area)
-  local out = {}
-  for _, e in ipairs(edges[area]) do
-    if (e.kind == "land" or e.kind == "strait") and kind[e.to] ~= "sea" and in_play[e.to] then
-      out[#out + 1] = e.to
-    end
-  end
-  return out
+  return adjacent[area]
 end
 
--- Sorts a list of area names into board order.
+-- Sorts a list of area names into board order: by their numbers, which
+-- `table.sort` compares without calling back into Lua.
 function M.sort(list)
-  table.sort(list, function(a, b) return order[a] < order[b] end)
+  local n = #list
+  if n > 1 then
+    for i = 1, n do
+      list[i] = order[list[i]]
+    end
+    table.sort(list)
+    for i = 1, n do
+      list[i] = M.areas[list[i]]
+    end
+  end
   return list
 end
 

@@ -3,34 +3,39 @@
 -- the area an army leaves, then its destination. An army takes the way
 -- that leaves it the most points; the area it enters last on that way is
 -- where it would retreat to as an attacker [8.3.5].
+local ipairs = ipairs
 local nations = require("lib.nations")
 local armies = require("lib.armies")
 local sequence = require("lib.sequence")
 local map = require("lib.map")
 local get = vars.get
+local pieces_at, kind_of = pieces.at, pieces.kind
 local M = {}
 
 M.END = "end movement"
 M.HOLDS = " holds"
 
 -- What the cost rules read, taken when an army begins to move [7.2.1.1]:
--- the armies in each area (counted when first needed, then kept), the
--- nation's ships this turn, and next turn.
+-- the movement chart, the armies in each area (counted when first needed,
+-- then kept), the nation's ships this turn, next turn, and whether it is
+-- settled [7.2.4].
 local function situation(nation)
   local turn = get("turn")
   local own, total = {}, {}
   local s = {
+    costs = tables.movement,
     nation = nation,
     ships = nations.flag(nation, turn, "ships"),
     next_turn = turn + 1,
+    settled = sequence.status(nation) == "settled",
   }
   -- The nation's armies and all armies in an area.
   function s.count(area)
     local t = total[area]
     if t == nil then
       local mine, all = 0, 0
-      for _, id in ipairs(pieces.at(area)) do
-        local kind = pieces.kind(id)
+      for _, id in ipairs(pieces_at(area)) do
+        local kind = kind_of(id)
         if not nations.is_leader(kind) then
           all = all + 1
           if kind == nation then
@@ -47,7 +52,7 @@ end
 
 -- [7.2.1.1], [7.2.1.2] The cost of entering a land area with `left` points.
 local function land_cost(s, area, left)
-  local share = tables.movement.share
+  local share = s.costs.share
   local own, total = s.count(area)
   if own * share[2] >= total * share[1] then
     return 1
@@ -73,7 +78,7 @@ local function cost(s, edge, left)
         end
       end
     end
-    return tables.movement.sea
+    return s.costs.sea
   elseif to_kind == "external" then
     -- [7.2.3] Only where the nation receives reinforcements next turn.
     if not nations.receives_in(s.nation, s.next_turn, to) then
@@ -83,7 +88,7 @@ local function cost(s, edge, left)
   end
   if kind == "arrow" and not s.ships then
     -- [7.2.1.3] Without ships a crossing arrow costs three points.
-    return tables.movement.arrow_without_ships
+    return s.costs.arrow_without_ships
   end
   return land_cost(s, to, left)
 end
@@ -93,7 +98,7 @@ end
 -- first such way in board order): where it would retreat to as an
 -- attacker [8.3.5].
 function M.reach(s, origin)
-  local points = tables.movement.points
+  local points = s.costs.points
   local best, before = { [origin] = points }, {}
   local queue, head = { origin }, 1
   while queue[head] do
@@ -119,26 +124,28 @@ end
 -- [7.2.4] Whether an army may leave its area: a settled army that is the
 -- only army there may not.
 local function may_depart(s, area)
-  if sequence.status(s.nation) ~= "settled" or not map.is_land(area) then
+  if not s.settled or not map.is_land(area) then
     return true
   end
   local _, total = s.count(area)
   return total > 1
 end
 
--- The armies of the nation that may still move, by area.
+-- The areas holding armies of the nation that may still move, in board
+-- order.
 local function movers(nation)
-  local by_area, areas = {}, {}
+  local seen, areas = {}, {}
+  local pulse = armies.pulse()
   for _, id in ipairs(armies.on_map(nation)) do
-    if not armies.moved(id) then
+    if not armies.moved(id, pulse) then
       local area = pieces.where(id)
-      if by_area[area] == nil then
-        by_area[area] = id
+      if not seen[area] then
+        seen[area] = true
         areas[#areas + 1] = area
       end
     end
   end
-  return map.sort(areas), by_area
+  return map.sort(areas)
 end
 
 -- Whether an army in the area has anywhere to go (one edge it may cross).
@@ -146,7 +153,7 @@ local function may_move(s, area)
   if not may_depart(s, area) then
     return false
   end
-  local points = tables.movement.points
+  local points = s.costs.points
   for _, edge in ipairs(map.edges(area)) do
     local c = cost(s, edge, points)
     if c and c <= points then
@@ -184,7 +191,7 @@ function M.run(frame)
     return choices
   end
   local choices = {}
-  for _, area in ipairs((movers(nation))) do
+  for _, area in ipairs(movers(nation)) do
     if may_move(s, area) then
       choices[#choices + 1] = area
     end
@@ -196,11 +203,22 @@ function M.run(frame)
   return choices
 end
 
+-- The army of the nation in an area that moves next: the first (in id
+-- order) that has not moved in this phase, as `movers` picks it.
+local function mover_in(nation, area)
+  local pulse = armies.pulse()
+  for _, id in ipairs(pieces_at(area)) do
+    if kind_of(id) == nation and not armies.moved(id, pulse) then
+      return id
+    end
+  end
+  return nil
+end
+
 -- Moves one army: it remembers where it began the phase and the area it
 -- entered last before its destination.
 function M.move(nation, from, to, before)
-  local _, by_area = movers(nation)
-  local id = by_area[from]
+  local id = mover_in(nation, from)
   pieces.set_attr(id, "from", from)
   pieces.set_attr(id, "last", before)
   pieces.set_attr(id, "moved", armies.pulse())
@@ -223,9 +241,9 @@ function M.choose(frame, choice)
   if choice:sub(-#M.HOLDS) == M.HOLDS then
     -- The army stays: it has had its move [7.1].
     local area = choice:sub(1, -#M.HOLDS - 1)
-    local _, by_area = movers(nation)
-    pieces.set_attr(by_area[area], "from", area)
-    pieces.set_attr(by_area[area], "moved", armies.pulse())
+    local id = mover_in(nation, area)
+    pieces.set_attr(id, "from", area)
+    pieces.set_attr(id, "moved", armies.pulse())
     return
   end
   local from, to = choice:match("^(.-) > (.-)$")

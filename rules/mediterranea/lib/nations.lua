@@ -3,11 +3,13 @@
 -- says about a nation in a turn (arrivals, ships, raiders, double moves,
 -- status changes, removals, leaders). Filled from the data at load time
 -- (`configure` and `prepare`); read-only during games.
+local ipairs = ipairs
 local map = require("lib.map")
 local M = {}
 
--- Nations in turn order [4.1].
+-- Nations in turn order [4.1], and each one's place in it.
 M.order = {}
+local rank = {}
 local faction = {}      -- nation -> player id
 local nomadic = {}      -- nation -> true when it starts migrant
 local leaders_of = {}   -- nation -> list of leader kinds
@@ -54,6 +56,7 @@ end
 function M.prepare()
   for i, nation in ipairs(tables.turn_order) do
     M.order[i] = nation
+    rank[nation] = i
     chart[nation] = {}
     leaders_of[nation] = {}
   end
@@ -81,6 +84,15 @@ function M.prepare()
       end
     end
   end
+end
+
+-- Sorts a list of nations into turn order.
+local function earlier(a, b) return rank[a] < rank[b] end
+function M.sort(list)
+  if #list > 1 then
+    table.sort(list, earlier)
+  end
+  return list
 end
 
 function M.faction(nation) return faction[nation] end

@@ -11,8 +11,7 @@ function M.balance(nation)
   local support, needing = 0, 0
   local areas, count = armies.areas_of(nation)
   for _, area in ipairs(areas) do
-    local present = armies.nations_at(area)
-    support = support + (#present == 1 and tables.support.alone or tables.support.shared)
+    support = support + (armies.alone(nation, area) and tables.support.alone or tables.support.shared)
     if map.is_land(area) then
       needing = needing + count[area]
     else

@@ -14,13 +14,7 @@ local function score(rule, area, nation)
   elseif rule == "own" then
     return #armies.at(nation, area) > 0 and 1 or 0
   elseif rule == "empty" then
-    local present = armies.nations_at(area)
-    for _, other in ipairs(present) do
-      if other ~= nation then
-        return 0
-      end
-    end
-    return 1
+    return armies.alone(nation, area) and 1 or 0
   elseif type(rule) == "table" and rule.nearest then
     return -map.distance(area, rule.nearest)
   elseif type(rule) == "table" and rule.farthest then

@@ -2,6 +2,7 @@
 -- population increase [6.4], in the order the faction chooses [6.1]. Each
 -- army placed or removed is one step; where the chart's precedence leaves
 -- several areas, the faction (or the nation the chart names) chooses.
+local ipairs = ipairs
 local nations = require("lib.nations")
 local armies = require("lib.armies")
 local precedence = require("lib.precedence")
@@ -33,8 +34,7 @@ function M.points(nation)
   local half = chart_half(nation)
   local total = get("pop:" .. nation) or 0
   for _, area in ipairs(armies.areas_of(nation)) do
-    local present = armies.nations_at(area)
-    total = total + (#present == 1 and half.alone or half.shared)
+    total = total + (armies.alone(nation, area) and half.alone or half.shared)
   end
   return total
 end

@@ -3,6 +3,7 @@
 -- reinforcements in next turn, seas for attackers), and moving them, the
 -- last army of a nation carrying its leaders. Raiders go back to where
 -- they began their movement [8.2.5], [8.3.4].
+local ipairs = ipairs
 local nations = require("lib.nations")
 local armies = require("lib.armies")
 local map = require("lib.map")
@@ -15,12 +16,7 @@ local function may_retreat_to(nation, area)
     return false
   end
   if map.is_land(area) then
-    for _, other in ipairs(armies.nations_at(area)) do
-      if other ~= nation then
-        return false
-      end
-    end
-    return true
+    return armies.alone(nation, area)
   elseif map.is_external(area) then
     return nations.receives_in(nation, get("turn") + 1, area)
   end
