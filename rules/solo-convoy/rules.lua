@@ -350,30 +350,37 @@ function rules.send_home(type, n)
   add(HOME[type], n)
 end
 
--- Scoring: the total and its lines ({label, points}) for the sheet.
-function rules.score()
+-- Scoring: the total; when `itemized`, also its lines ({label, points})
+-- for the sheet and the log. Only they ask for the lines: a simulation
+-- needs the total alone, and the lines' text costs more than the sum.
+function rules.score(itemized)
   local t = tables.scoring
-  local lines = { { "start", t.start } }
   local total = t.start
+  local lines = itemized and { { "start", t.start } } or nil
   for _, type in ipairs(convoy.types) do
-    local lost = var[LOST[type]]
-    local each = t.lost[type] or 0
+    local lost, each = var[LOST[type]], t.lost[type] or 0
     if lost > 0 and each ~= 0 then
-      lines[#lines + 1] = { convoy.ships(lost, type) .. " lost", lost * each }
       total = total + lost * each
+      if lines then
+        lines[#lines + 1] = { convoy.ships(lost, type) .. " lost", lost * each }
+      end
     end
   end
   local intercepted = var.interceptions
   if intercepted > 0 then
-    lines[#lines + 1] = { intercepted .. " interceptions", intercepted * t.interception }
     total = total + intercepted * t.interception
+    if lines then
+      lines[#lines + 1] = { intercepted .. " interceptions", intercepted * t.interception }
+    end
   end
   for _, type in ipairs(convoy.types) do
     local penalty = t.all_lost[type]
     local sailed = var[convoy.name.sailed[type]]
     if penalty and sailed > 0 and var[LOST[type]] == sailed then
-      lines[#lines + 1] = { "all " .. named(type, true) .. " lost", penalty }
       total = total + penalty
+      if lines then
+        lines[#lines + 1] = { "all " .. named(type, true) .. " lost", penalty }
+      end
     end
   end
   return total, lines
@@ -410,8 +417,8 @@ end
 
 -- The end of the journey: the score is the result.
 function rules.arrival()
-  local total, lines = rules.score()
-  for _, line in ipairs(lines) do
+  local total, lines = rules.score(narrating())
+  for _, line in ipairs(lines or NONE) do
     logf("%-24s %+d", line[1], line[2])
   end
   logf("Final score: %d", total)

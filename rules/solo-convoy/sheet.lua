@@ -99,7 +99,7 @@ local function sheet_parts()
   for t = 1, get("length") do
     turns[#turns + 1] = { t, vars.get("turn_" .. t) or (t < get("turn") and "" or "(to come)") }
   end
-  local total, lines = rules.score()
+  local total, lines = rules.score(true)
   return turns, lines, total
 end
 
