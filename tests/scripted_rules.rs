@@ -309,6 +309,27 @@ fn a_filter_is_read_as_data() {
 }
 
 #[test]
+fn the_outcome_is_read_as_data() {
+    let p = probe(&probe_rules(
+        "",
+        "(function()\n\
+           local ok, err = pcall(game.finish, { scores = { one = 1.5 } })\n\
+           assert(not ok and err:find('a whole number expected, got a fraction'), err)\n\
+           ok, err = pcall(game.finish, { scores = 'many' })\n\
+           assert(not ok and err:find(\"bad field 'scores' in argument #1 to 'game.finish'\"), err)\n\
+           ok, err = pcall(game.finish, { winner = 'nobody' })\n\
+           assert(not ok and err:find(\"no player 'nobody'\"), err)\n\
+           ok, err = pcall(game.finish, 7)\n\
+           assert(not ok and err:find('table expected'), err)\n\
+           return 4\n\
+         end)()",
+    ));
+    let engine = load_probe(&p).expect("the package loads");
+    let state = play_out(&engine).expect("the outcome checks hold");
+    assert_eq!(state.result.unwrap().scores, vec![4, 0]);
+}
+
+#[test]
 fn pieces_never_wrap_past_the_id_range() {
     let p = probe(&probe_rules(
         "",

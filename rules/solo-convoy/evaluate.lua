@@ -29,7 +29,7 @@ function rules.evaluate(player)
   local left = max(0, length - max(turn, var.friendly + 1) + 1)
   local value = score - LOSS_PER_TURN * left
   for _, row in ipairs(tables.options) do
-    if not var[convoy.used(row.id)] then
+    if not var[convoy.used[row.id]] then
       value = value + KEEP * min(1, left / FADE)
     end
   end

@@ -12,6 +12,7 @@ local log, logf, narrating = game.log, game.logf, game.narrating
 local max, min = math.max, math.min
 local ipairs, pairs = ipairs, pairs
 local AFLOAT, DAMAGED, LOST, HOME = convoy.name.afloat, convoy.name.damaged, convoy.name.lost, convoy.name.home
+local USED = convoy.used
 -- An empty list to share: no allocation where nothing is offered or missing.
 local NONE = {}
 local tables
@@ -83,9 +84,13 @@ function rules.options_offered()
   if var.option or var.options_used == #tables.options then
     return NONE
   end
+  -- (A counted loop: this runs most turns, and each step of `ipairs`
+  -- costs a function call.)
   local out = {}
-  for _, row in ipairs(tables.options) do
-    if not var[convoy.used(row.id)] then
+  local options = tables.options
+  for i = 1, #options do
+    local row = options[i]
+    if not var[USED[row.id]] then
       out[#out + 1] = row.id
     end
   end
@@ -97,7 +102,7 @@ function rules.take_option(id)
   local row = convoy.option_row(id)
   local turn = var.turn
   local turns = roll(row.duration, row.title .. " duration")
-  set(convoy.used(id), turn)
+  set(USED[id], turn)
   add("options_used", 1)
   set("option", id)
   set("option_until", turn + turns - 1)
@@ -115,7 +120,7 @@ end
 function rules.contact(option)
   local carried = var.next_turn
   local modifier = option and option.contact or 0
-  local row, read, natural = on("contact", convoy.carried_from(carried), carried, option and option.id, modifier)
+  local row, read, natural = on("contact", convoy.carried_from[carried], carried, option and option.id, modifier)
   local next_turn = row.next_turn or 0
   if next_turn ~= carried then
     set("next_turn", next_turn)
@@ -150,9 +155,11 @@ end
 function rules.interception_rolls(option)
   local t = tables.interception
   local rolls = t.rolls + t.per_carrier * var[AFLOAT.carrier]
-  for type, lost in pairs(t.without or NONE) do
+  local without = convoy.without
+  for i = 1, #without do
+    local type = without[i]
     if var[AFLOAT[type]] == 0 then
-      rolls = rolls + lost
+      rolls = rolls + t.without[type]
     end
   end
   return max(0, rolls + (option and option.interception or 0))
@@ -163,16 +170,11 @@ local function interception_text(option)
   local t = tables.interception
   local carriers = var[AFLOAT.carrier]
   local parts = { convoy.ships(carriers, "carrier"), t.per_carrier * carriers }
-  local missing = {}
-  for type, lost in pairs(t.without or NONE) do
+  for _, type in ipairs(convoy.without) do
     if var[AFLOAT[type]] == 0 then
-      missing[#missing + 1] = { type, lost }
+      parts[#parts + 1] = "no " .. named(type, true)
+      parts[#parts + 1] = t.without[type]
     end
-  end
-  table.sort(missing, function(a, b) return a[1] < b[1] end)
-  for _, m in ipairs(missing) do
-    parts[#parts + 1] = "no " .. named(m[1], true)
-    parts[#parts + 1] = m[2]
   end
   parts[#parts + 1], parts[#parts + 2] = option and option.id, option and option.interception
   return t.rolls .. sources(table.unpack(parts))
@@ -350,30 +352,37 @@ function rules.send_home(type, n)
   add(HOME[type], n)
 end
 
--- Scoring: the total and its lines ({label, points}) for the sheet.
-function rules.score()
+-- Scoring: the total; when `itemized`, also its lines ({label, points})
+-- for the sheet and the log. Only they ask for the lines: a simulation
+-- needs the total alone, and the lines' text costs more than the sum.
+function rules.score(itemized)
   local t = tables.scoring
-  local lines = { { "start", t.start } }
   local total = t.start
+  local lines = itemized and { { "start", t.start } } or nil
   for _, type in ipairs(convoy.types) do
-    local lost = var[LOST[type]]
-    local each = t.lost[type] or 0
+    local lost, each = var[LOST[type]], t.lost[type] or 0
     if lost > 0 and each ~= 0 then
-      lines[#lines + 1] = { convoy.ships(lost, type) .. " lost", lost * each }
       total = total + lost * each
+      if lines then
+        lines[#lines + 1] = { convoy.ships(lost, type) .. " lost", lost * each }
+      end
     end
   end
   local intercepted = var.interceptions
   if intercepted > 0 then
-    lines[#lines + 1] = { intercepted .. " interceptions", intercepted * t.interception }
     total = total + intercepted * t.interception
+    if lines then
+      lines[#lines + 1] = { intercepted .. " interceptions", intercepted * t.interception }
+    end
   end
   for _, type in ipairs(convoy.types) do
     local penalty = t.all_lost[type]
     local sailed = var[convoy.name.sailed[type]]
     if penalty and sailed > 0 and var[LOST[type]] == sailed then
-      lines[#lines + 1] = { "all " .. named(type, true) .. " lost", penalty }
       total = total + penalty
+      if lines then
+        lines[#lines + 1] = { "all " .. named(type, true) .. " lost", penalty }
+      end
     end
   end
   return total, lines
@@ -410,8 +419,8 @@ end
 
 -- The end of the journey: the score is the result.
 function rules.arrival()
-  local total, lines = rules.score()
-  for _, line in ipairs(lines) do
+  local total, lines = rules.score(narrating())
+  for _, line in ipairs(lines or NONE) do
     logf("%-24s %+d", line[1], line[2])
   end
   logf("Final score: %d", total)

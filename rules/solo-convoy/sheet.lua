@@ -87,7 +87,7 @@ function rules.status(player)
     out[#out + 1] = string.format("%-18s %6d %6d %7d %4d %4d", table.unpack(r))
   end
   out[#out + 1] = "Options: " .. options_text()
-  local from = get("next_turn") ~= 0 and convoy.carried_from(get("next_turn"))
+  local from = get("next_turn") ~= 0 and (convoy.carried_from[get("next_turn")] or "last turn")
   out[#out + 1] = string.format("Next contact roll modifier: %+d%s; interceptions: %d; score so far: %d",
     get("next_turn"), from and (" (" .. from .. ")") or "", get("interceptions"), (rules.score()))
   return table.concat(out, "\n") .. "\n"
@@ -99,7 +99,7 @@ local function sheet_parts()
   for t = 1, get("length") do
     turns[#turns + 1] = { t, vars.get("turn_" .. t) or (t < get("turn") and "" or "(to come)") }
   end
-  local total, lines = rules.score()
+  local total, lines = rules.score(true)
   return turns, lines, total
 end
 

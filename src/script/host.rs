@@ -12,6 +12,7 @@ use crate::kernel::game::{Game, ScriptRef};
 use crate::kernel::piece::{PieceId, PlayerId};
 use crate::kernel::scripts::{RulesError, ScriptCounts, Scripts, Step};
 use crate::kernel::state::GameState;
+use crate::kernel::value::NameHasher;
 use crate::script::api::link::NameRefs;
 use crate::script::api::{self, Api, Link};
 use crate::script::coverage::RuleCalls;
@@ -20,9 +21,10 @@ use crate::script::limits::Limits;
 use crate::script::package::PackageFiles;
 use crate::script::sandbox::Sandbox;
 use mlua::serde::SerializeOptions;
-use mlua::{Function, Lua, LuaSerdeExt, RegistryKey, Table, Value};
+use mlua::{Function, Lua, LuaSerdeExt, LuaString, RegistryKey, Table, Value};
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
 /// A package's scripts, loaded and sandboxed.
@@ -36,7 +38,14 @@ pub struct LuaRules {
     prepare: RefCell<Vec<Hook>>,
     /// Rule-function calls, when loaded to count them (coverage).
     calls: Option<RuleCalls>,
+    /// The choices chosen so far as Lua strings (up to [`KNOWN_CHOICES`]),
+    /// so choosing one again hands Lua the string it has instead of making
+    /// it anew: a game offers the same few choices over and over.
+    choice_strings: RefCell<HashMap<Box<str>, LuaString, BuildHasherDefault<NameHasher>>>,
 }
+
+/// How many choice strings the host keeps (see `LuaRules::choice_strings`).
+const KNOWN_CHOICES: usize = 256;
 
 /// A load-time hook a package file defined (`configure(data)` or
 /// `prepare()`), with the file or optional rule that wrote it, for errors.
@@ -97,6 +106,7 @@ impl LuaRules {
             named: OnceCell::new(),
             prepare: RefCell::new(Vec::new()),
             calls,
+            choice_strings: RefCell::new(HashMap::default()),
         };
         let configure = rules.run_scripts(package, file, enabled)?;
         Ok((rules, configure))
@@ -602,7 +612,8 @@ impl Scripts for LuaRules {
         })?;
         let depth = state.stack.len() - 1;
         let what = || format!("phases.{}.choose", self.phase_name(phase));
-        self.lend(state, Some(depth), what, |_| {
+        self.lend(state, Some(depth), what, |lua| {
+            let choice = self.choice_string(lua, choice)?;
             choose.call::<()>((self.api.frame.value(), choice))
         })
     }
@@ -655,6 +666,19 @@ impl Scripts for LuaRules {
 }
 
 impl LuaRules {
+    /// `choice` as a Lua string: the one made when it was chosen before.
+    fn choice_string(&self, lua: &Lua, choice: &str) -> mlua::Result<LuaString> {
+        let mut known = self.choice_strings.borrow_mut();
+        if let Some(text) = known.get(choice) {
+            return Ok(text.clone());
+        }
+        let text = lua.create_string(choice)?;
+        if known.len() < KNOWN_CHOICES {
+            known.insert(choice.into(), text.clone());
+        }
+        Ok(text)
+    }
+
     fn phase_functions(&self, phase: u16) -> Result<(&Function, Option<&Function>), RulesError> {
         match self.named()?.phases.get(phase as usize) {
             Some(Some((run, choose))) => Ok((run, choose.as_ref())),

@@ -17,12 +17,22 @@ local ships = {}
 -- `damaged`, `lost` (sunk), `home` (sent home with a carrier) and `sailed`.
 M.name = { sailed = {}, afloat = {}, damaged = {}, lost = {}, home = {} }
 
--- The option rows by id, and the variable that records when each was taken.
-local options, used = {}, {}
+-- The ship types whose loss costs interception rolls
+-- (`tables.interception.without`), in name order: a list is quicker to
+-- walk than the map, and the order is the log's.
+M.without = {}
 
--- The contact row that sets each carried modifier, by its value: the
--- modifier's source in the log (a -1 comes from Dumb luck).
-local carried_from = {}
+-- The option rows by id.
+local options = {}
+
+-- The variable that records the turn each option was taken, by option id:
+-- `M.used.decoy` is "used_decoy".
+M.used = {}
+
+-- Where the contact modifier carried to a turn comes from, in words, by
+-- its value: the result of the contact row that sets it (a -1 comes from
+-- Dumb luck).
+M.carried_from = {}
 
 function M.prepare()
   for _, row in ipairs(tables.composition) do
@@ -37,12 +47,16 @@ function M.prepare()
   for i = #tables.contact.rows, 1, -1 do
     local row = tables.contact.rows[i]
     if row.next_turn then
-      carried_from[row.next_turn] = row.result
+      M.carried_from[row.next_turn] = row.result
     end
   end
+  for type in pairs(tables.interception.without or {}) do
+    M.without[#M.without + 1] = type
+  end
+  table.sort(M.without)
   for _, row in ipairs(tables.options) do
     options[row.id] = row
-    used[row.id] = "used_" .. row.id
+    M.used[row.id] = "used_" .. row.id
   end
 end
 
@@ -56,19 +70,10 @@ function M.count(counter, type)
   return var[M.name[counter][type]] or 0
 end
 
--- Where the contact modifier carried to this turn comes from, in words.
-function M.carried_from(modifier)
-  return carried_from[modifier] or "last turn"
-end
 
 -- The option row by id.
 function M.option_row(id)
   return options[id] or error("no option '" .. tostring(id) .. "' in tables.options", 2)
-end
-
--- The name of the variable holding the turn an option was taken ("used_decoy").
-function M.used(id)
-  return used[id]
 end
 
 -- The option in force this turn, or nil. (The start of a turn ends an

@@ -6,7 +6,7 @@ use super::native::{ApiError, Native};
 use super::{fail, natives, player_arg, table_to_vars};
 use crate::kernel::engine::Engine;
 use crate::kernel::event::{Event, Outcome};
-use crate::kernel::piece::{EVERYONE, player_bit};
+use crate::kernel::piece::{EVERYONE, PlayerId, player_bit};
 use crate::kernel::state::Frame;
 use mlua::{Function, Lua, Table};
 use std::rc::Rc;
@@ -34,10 +34,9 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<Function> {
             lua.create_sequence_from(g.players.iter().map(|p| p.id.as_str()))
         })?,
     )?;
-    let l = Rc::clone(link);
     t.raw_set(
         "finish",
-        lua.create_function(move |lua, t: Table| finish(lua, &l, &t))?,
+        super::native::with_fields(lua, link, &FINISH, &OUTCOME)?,
     )?;
     let l = Rc::clone(link);
     t.raw_set(
@@ -137,38 +136,45 @@ static EMIT: Native = Native {
     },
 };
 
+/// The fields of `game.finish`'s table, in the order [`FINISH`] reads them.
+const OUTCOME: [&str; 3] = ["winner", "reason", "scores"];
+
 /// Ends the game: `{winner = "blue" | nil, reason = "...", scores = {...}}`.
-/// The table is read before the state is touched, so a metamethod of it
-/// may even call the API.
-fn finish(lua: &Lua, link: &Link, t: &Table) -> mlua::Result<()> {
-    let winner: Option<String> = t.get("winner")?;
-    let reason: Option<String> = t.get("reason")?;
-    let scores: Option<Table> = t.get("scores")?;
-    let g = link.game().map_err(|e| fail(lua, e))?;
-    let scores = match scores {
-        Some(sc) => g
-            .players
-            .iter()
-            .map(|p| sc.get::<Option<i64>>(p.id.as_str()).map(|v| v.unwrap_or(0)))
-            .collect::<mlua::Result<Vec<_>>>()?,
-        None => Vec::new(),
-    };
-    link.with_state(|g, s| {
-        let winner = winner.map(|w| player_arg(g, &w)).transpose()?;
-        let reason = reason.unwrap_or_else(|| "the rules ended the game".into());
-        Engine::finish(
-            s,
-            Outcome {
-                winner,
-                reason,
-                scores,
-                by_limit: false,
-            },
-        );
-        Ok(())
-    })
-    .map_err(|e| fail(lua, e))
-}
+/// The table is read raw (its metatable is not consulted): it is data, not
+/// an object.
+static FINISH: Native = Native {
+    name: "game.finish",
+    call: |link, a, _| {
+        if a.type_name(1) != "table" {
+            return Err(a.bad(1, "table"));
+        }
+        let winner = a.field_str(1, 0, OUTCOME[0])?;
+        let reason = a.field_str(1, 1, OUTCOME[1])?;
+        let scores = match a.field_table(1, 2, OUTCOME[2])? {
+            Some(at) => (0..link.game()?.players.len())
+                .map(|p| {
+                    let player = link.player_name(PlayerId(p as u8));
+                    Ok(a.entry_int(at, player, OUTCOME[2])?.unwrap_or(0))
+                })
+                .collect::<Result<Vec<_>, ApiError>>()?,
+            None => Vec::new(),
+        };
+        link.with_state(|g, s| {
+            let winner = winner.map(|w| player_arg(g, w)).transpose()?;
+            let reason = reason.unwrap_or("the rules ended the game").to_string();
+            Engine::finish(
+                s,
+                Outcome {
+                    winner,
+                    reason,
+                    scores,
+                    by_limit: false,
+                },
+            );
+            Ok(())
+        })
+    },
+};
 
 /// Pushes a phase frame for a player, with optional context; it runs as
 /// soon as the current script call returns.

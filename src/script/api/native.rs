@@ -373,6 +373,61 @@ impl Args {
         }
     }
 
+    /// A table field of a table argument (see [`Args::field`]): its stack
+    /// index, for [`Args::entry_int`]; `name` is the field's name, for the
+    /// message.
+    pub fn field_table(
+        &self,
+        i: usize,
+        field: usize,
+        name: &str,
+    ) -> Result<Option<c_int>, ApiError> {
+        let Some(at) = self.field(i, field) else {
+            return Ok(None);
+        };
+        // SAFETY: `at` holds the field's value.
+        let kind = unsafe { ffi::lua_type(self.l, at) };
+        if kind != ffi::LUA_TTABLE {
+            return Err(ApiError(format!(
+                "bad field '{name}' in argument #{i} to '{}' (table expected, got {})",
+                self.native.name,
+                type_name(kind)
+            )));
+        }
+        Ok(Some(at))
+    }
+
+    /// The whole number under a name the host keeps as a Lua string
+    /// (`key`, a registry reference: see `Link::player_name`) in the table
+    /// at stack index `at` (from [`Args::field_table`]), read raw; `None`
+    /// when it is absent. `name` names the table, for the message.
+    pub fn entry_int(&self, at: c_int, key: c_int, name: &str) -> Result<Option<i64>, ApiError> {
+        // SAFETY: `at` holds a table and `key` a registry slot; pushing a
+        // present value allocates nothing, reading a table raw never
+        // raises, and the stack is left as it was.
+        let (kind, n, whole) = unsafe {
+            ffi::lua_rawgeti(self.l, ffi::LUA_REGISTRYINDEX, ffi::lua_Integer::from(key));
+            let kind = ffi::lua_rawget(self.l, at);
+            let mut whole = 0;
+            let n = ffi::lua_tointegerx(self.l, -1, &mut whole);
+            ffi::lua_pop(self.l, 1);
+            (kind, n, whole != 0)
+        };
+        match kind {
+            ffi::LUA_TNIL => Ok(None),
+            ffi::LUA_TNUMBER if whole => Ok(Some(n)),
+            _ => Err(ApiError(format!(
+                "bad entry in '{name}' of '{}' (a whole number expected, got {})",
+                self.native.name,
+                if kind == ffi::LUA_TNUMBER {
+                    "a fraction"
+                } else {
+                    type_name(kind)
+                }
+            ))),
+        }
+    }
+
     /// A field of a table argument as a boolean (nil and false are false).
     pub fn field_bool(&self, i: usize, field: usize) -> bool {
         // SAFETY: `at` holds the field's value.

@@ -218,12 +218,13 @@ unsafe extern "C-unwind" fn cached_add(l: *mut ffi::lua_State) -> c_int {
         ffi::lua_settop(l, 1);
         ffi::lua_pushinteger(l, sum);
         write(l, name);
+        ffi::lua_pushinteger(l, sum);
         1
     }
 }
 
 /// Writes the value at 2 (checked) under the name at 1 into the kernel,
-/// then the mirror. The kernel goes first: it may refuse the write (the
+/// then the mirror, taking both off the stack. The kernel goes first: it may refuse the write (the
 /// data limit), and then nothing has changed. Storing the value in the
 /// mirror may raise in turn (out of memory, for a name the mirror has never
 /// held); the mirror counts as stale while it is stored, so if that raises,
@@ -258,8 +259,6 @@ unsafe fn write(l: *mut ffi::lua_State, name: &str) {
             raise(l, link)
         }
         let holds = link.suspend_cache();
-        ffi::lua_pushvalue(l, 1);
-        ffi::lua_pushvalue(l, 2);
         ffi::lua_rawset(l, MIRROR);
         link.resume_cache(holds);
     }
