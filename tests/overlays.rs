@@ -199,7 +199,10 @@ fn a_change_must_say_one_thing_to_do() {
             ":4:11: the change at 'pieces.kinds.Merchant.count' says nothing to do",
         ),
         ("a\n    set: 3\n    remove: true\n", "gives several edits"),
-        ("a\n    item: [1]\n    set: 3\n", "must be a map of fields to match"),
+        (
+            "a\n    item: [1]\n    set: 3\n",
+            "must be a map of fields to match",
+        ),
         ("a\n    sett: 3\n", ":5:5: unknown key 'sett'"),
         ("a..b\n    set: 3\n", "'a..b' is not a path"),
     ] {
