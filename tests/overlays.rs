@@ -32,6 +32,14 @@ fn with_overlays(dir: &Path, target: &str, texts: &[&str]) -> Result<Loaded, Str
     load(&Catalog::embedded(), &request).map_err(|e| e.to_string())
 }
 
+/// Why `request` does not load.
+fn refused(request: &Request) -> String {
+    match load(&Catalog::embedded(), request) {
+        Ok(_) => panic!("{} loaded with {:?}", request.target, request.overlays),
+        Err(e) => e.to_string(),
+    }
+}
+
 fn kind_count(l: &Loaded, kind: &str) -> u32 {
     let g = &l.engine.game;
     let k = g.kind_index(kind).expect("a kind");
@@ -246,10 +254,7 @@ fn an_overlay_of_another_game_or_an_unknown_name_is_refused() {
         options: vec![],
         overlays: vec!["white-upp".into()],
     };
-    let err = load(&Catalog::embedded(), &request)
-        .err()
-        .unwrap()
-        .to_string();
+    let err = refused(&request);
     assert!(
         err.contains("--overlay white-upp: no overlay 'white-upp' in rules/mediterranea/overlays/")
             && err.contains("did you mean 'white-up'"),
@@ -283,10 +288,7 @@ fn a_scenario_lays_the_overlays_it_names() {
         &scenario,
         "game: mediterranea\ntitle: Tuned\noverlays:\n  - white-up\n  - whitte-down\n",
     );
-    let err = load(&Catalog::embedded(), &request)
-        .err()
-        .unwrap()
-        .to_string();
+    let err = refused(&request);
     assert!(
         err.contains(&format!(
             "{}:5:5: no overlay 'whitte-down'",

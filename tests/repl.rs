@@ -910,6 +910,11 @@ fn every_example_help_shows_is_accepted() {
     for line in ["sheet", "sheet game.md"] {
         example(&mut solo, line);
     }
+    // Convoy ships no balance overlays; Mediterranea has.
+    let mut med = Live::start_in(work.path(), &[], &["mediterranea/decline-and-fall"]);
+    for line in ["overlays", "new @white-up"] {
+        example(&mut med, line);
+    }
     assert!(work.path().join("convoy.json").is_file() && work.path().join("game.md").is_file());
     assert!(work.path().join("board.svg").is_file());
     // `quit` ends the session: the harness sends it last.
