@@ -103,29 +103,34 @@ fn overlays_of(
     asked: &[String],
 ) -> Result<Vec<Overlay>, DataErrors> {
     let named = scenario.map_or(&[][..], |s| &s.overlays);
-    let mut overlays = Vec::new();
-    let mut errors = Vec::new();
-    for w in named {
-        match overlay::shipped(package, game, &w.value) {
-            Ok(o) => overlays.push(o),
-            Err(e) => errors.extend(e.0.into_iter().map(|mut e| {
-                if e.file == w.value && e.at.is_none() {
-                    e.file = w.file.clone();
-                    e.at = w.at;
-                }
-                e
-            })),
-        }
-    }
-    for a in asked
+    let from_scenario = named.iter().map(|w| {
+        (
+            overlay::shipped(package, game, &w.value),
+            &w.value,
+            w.file.clone(),
+            w.at,
+        )
+    });
+    let from_command = asked
         .iter()
         .filter(|a| !named.iter().any(|w| &&w.value == a))
-    {
-        match overlay::resolve(package, game, a) {
+        .map(|a| {
+            (
+                overlay::resolve(package, game, a),
+                a,
+                format!("--overlay {}", echo(a)),
+                None,
+            )
+        });
+    let mut overlays = Vec::new();
+    let mut errors = Vec::new();
+    for (found, name, file, at) in from_scenario.chain(from_command) {
+        match found {
             Ok(o) => overlays.push(o),
+            // An overlay that is not there is blamed where it was named.
             Err(e) => errors.extend(e.0.into_iter().map(|mut e| {
-                if e.file == *a && e.at.is_none() {
-                    e.file = format!("--overlay {}", echo(a));
+                if e.file == *name && e.at.is_none() {
+                    (e.file, e.at) = (file.clone(), at);
                 }
                 e
             })),

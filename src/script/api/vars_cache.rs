@@ -224,11 +224,12 @@ unsafe extern "C-unwind" fn cached_add(l: *mut ffi::lua_State) -> c_int {
 }
 
 /// Writes the value at 2 (checked) under the name at 1 into the kernel,
-/// then the mirror, taking both off the stack. The kernel goes first: it may refuse the write (the
-/// data limit), and then nothing has changed. Storing the value in the
-/// mirror may raise in turn (out of memory, for a name the mirror has never
-/// held); the mirror counts as stale while it is stored, so if that raises,
-/// the host reloads it from the kernel before the next call trusts it.
+/// then the mirror, taking both off the stack. The kernel goes first: it
+/// may refuse the write (the data limit), and then nothing has changed.
+/// Storing the value in the mirror may raise in turn (out of memory, for a
+/// name the mirror has never held); the mirror counts as stale while it is
+/// stored, so if that raises, the host reloads it from the kernel before
+/// the next call trusts it.
 ///
 /// # Safety
 /// `l` runs a closure made by `closure`, with the name at 1, the value at
