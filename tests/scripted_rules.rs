@@ -397,6 +397,25 @@ fn game_variables_read_and_write_as_fields_of_vars_game() {
 }
 
 #[test]
+fn every_game_starts_with_no_variables_but_its_own() {
+    // Each game reads `seen` before setting it, and sets names no other
+    // game sets, so a variable left over from an earlier game on the same
+    // thread would show in the score.
+    let p = probe(&probe_rules(
+        "",
+        "(function()\n\
+           local var = vars.game\n\
+           local left = (var.seen and 100 or 0) + (var['game_' .. (var.a or 0)] and 1 or 0)\n\
+           var.seen = true\n\
+           var['game_' .. (var.a or 0)] = true\n\
+           return left\n\
+         end)()",
+    ));
+    let scores = simulate(&p, 1).expect("the probe plays");
+    assert!(scores.iter().all(|&s| s == 0), "{scores:?}");
+}
+
+#[test]
 fn dice_tables_are_read_natively_with_clamping() {
     let p = probe(&probe_rules(
         "",

@@ -11,6 +11,7 @@ local on, roll = dice.on, dice.roll
 local log, logf, narrating = game.log, game.logf, game.narrating
 local max, min = math.max, math.min
 local ipairs, pairs = ipairs, pairs
+local create = table.create
 local AFLOAT, DAMAGED, LOST, HOME = convoy.name.afloat, convoy.name.damaged, convoy.name.lost, convoy.name.home
 local USED = convoy.used
 -- An empty list to share: no allocation where nothing is offered or missing.
@@ -85,9 +86,10 @@ function rules.options_offered()
     return NONE
   end
   -- (A counted loop: this runs most turns, and each step of `ipairs`
-  -- costs a function call.)
-  local out = {}
+  -- costs a function call. The list has room for every option and "no
+  -- option" from the start, so it never grows.)
   local options = tables.options
+  local out = create(#options + 1)
   for i = 1, #options do
     local row = options[i]
     if not var[USED[row.id]] then

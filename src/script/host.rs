@@ -366,9 +366,12 @@ impl LuaRules {
                     RulesError(format!("loading the game variables into Lua: {e}"))
                 })?;
         }
-        self.link
+        let out = self
+            .link
             .lend(state, frame, || self.sandbox.call(f))
-            .map_err(|e| RulesError(format!("{}: {e}", what())))
+            .map_err(|e| RulesError(format!("{}: {e}", what())));
+        cache.fit(state.vars());
+        out
     }
 
     /// `rules.NAME`, if the package defines that optional function.

@@ -6,7 +6,8 @@
 //!   the allocator), a `load` that takes Lua source text only, a
 //!   `setmetatable` that refuses `__gc` finalizers, and an `xpcall` whose
 //!   message handler cannot outlast the time budget;
-//! * `string` without `string.dump` (its metatable locked), `table`,
+//! * `string` without `string.dump` (its metatable locked), `table` (with
+//!   Lua 5.5's `table.create`),
 //!   `utf8`, `coroutine` (resumes tracked by the time budget), and `math`
 //!   without `math.random` and `math.randomseed` (every random draw goes
 //!   through the kernel's seeded RNG, principle 2);
@@ -25,7 +26,8 @@
 use std::fmt;
 use std::rc::Rc;
 
-use mlua::{Lua, LuaOptions, StdLib, Table, Value};
+use mlua::{Lua, LuaOptions, StdLib, Table, Value, ffi};
+use std::ffi::c_int;
 
 use super::budget::Budget;
 use super::error::ScriptError;
@@ -199,6 +201,10 @@ fn restrict_libraries(lua: &Lua, budget: &Budget) -> mlua::Result<()> {
     // Lua's pattern matcher runs in C, out of the budget's reach, and can
     // backtrack for years: these versions count their steps.
     super::patterns::install(lua, &string)?;
+    let table: Table = globals.get("table")?;
+    // SAFETY: `table_create` follows Lua's C function protocol and holds
+    // nothing with a destructor when it raises.
+    table.raw_set("create", unsafe { lua.create_c_function(table_create)? })?;
     let math: Table = globals.get("math")?;
     math.raw_set("random", Value::Nil)?;
     math.raw_set("randomseed", Value::Nil)?;
@@ -217,6 +223,30 @@ fn restrict_libraries(lua: &Lua, budget: &Budget) -> mlua::Result<()> {
         budget.stop_probe(lua)?,
         forbid,
     ))
+}
+
+/// The most slots `table.create` makes room for at once: more than any
+/// rule needs, and few enough that asking costs no noticeable time (the
+/// memory limit still applies).
+const CREATE_LIMIT: ffi::lua_Integer = 1 << 24;
+
+/// `table.create(nseq [, nrec])`, from Lua 5.5: a new table with room for
+/// `nseq` list items and `nrec` other fields, so a list built item by item
+/// does not grow (and copy) itself three or four times on the way.
+unsafe extern "C-unwind" fn table_create(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: called by Lua with its arguments on the stack; the checks
+    // raise Lua errors, and nothing here needs dropping.
+    unsafe {
+        let seq = ffi::luaL_checkinteger(l, 1);
+        let rec = ffi::luaL_optinteger(l, 2, 0);
+        for (arg, n) in [(1, seq), (2, rec)] {
+            if !(0..=CREATE_LIMIT).contains(&n) {
+                ffi::luaL_argerror(l, arg, c"out of range (0 to 16777216)".as_ptr());
+            }
+        }
+        ffi::lua_createtable(l, seq as c_int, rec as c_int);
+        1
+    }
 }
 
 #[cfg(test)]

@@ -23,7 +23,7 @@ static ROLL: Native = Native {
     name: "dice.roll",
     call: |link, a, out| {
         let dice = link.dice(a.str(1)?)?;
-        let why = a.opt_str(2)?;
+        let why = a.label(2, link.narrating())?;
         link.with_state(|_, s| {
             let (total, faces) = roll(link, s, &dice);
             if let Some(dice_faces) = faces {
@@ -44,7 +44,7 @@ static ROLL: Native = Native {
 static COIN: Native = Native {
     name: "dice.coin",
     call: |link, a, out| {
-        let why = a.opt_str(1)?;
+        let why = a.label(1, link.narrating())?;
         link.with_state(|_, s| {
             let heads = s.rng.coin();
             if link.narrating() {

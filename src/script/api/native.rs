@@ -313,6 +313,17 @@ impl Args {
         }
     }
 
+    /// Optional argument `i`, a label that only the log reads: its type is
+    /// checked on every call, so a mistake shows in a simulation too, but
+    /// its text is only read (and checked to be UTF-8) when `wanted`.
+    pub fn label(&self, i: usize, wanted: bool) -> Result<Option<&str>, ApiError> {
+        match self.kind(i) {
+            ffi::LUA_TNONE | ffi::LUA_TNIL => Ok(None),
+            ffi::LUA_TSTRING if !wanted => Ok(None),
+            _ => self.str(i).map(Some),
+        }
+    }
+
     fn bytes(&self, i: usize) -> Result<&[u8], ApiError> {
         if self.kind(i) != ffi::LUA_TSTRING {
             return Err(self.bad(i, "string"));

@@ -10,8 +10,11 @@
 //! by the VM itself, without a function call; its `__newindex` is `set`.
 //! A write goes to the kernel, then to the mirror. Between calls the host
 //! keeps the mirror while the state is the same one and nothing outside
-//! the API changed its variables (`GameState::vars_stamp`), and reloads it
-//! otherwise.
+//! the API changed its variables (`GameState::vars_stamp`), and otherwise
+//! loads a new one (a new game, mostly): a fresh table with room for as
+//! many names as a game has used so far. Emptying the old one would cost
+//! more: Lua does not reuse the slot of a key set to nil, so a cleared
+//! table shrinks at the next new key and then grows again, name by name.
 //!
 //! These are the hottest functions of the API, so they skip the generic
 //! native machinery (`native.rs`): each reads its arguments once, checks
@@ -24,7 +27,8 @@ use super::link::Link;
 use super::native::{ApiError, guarded, raise, type_name};
 use crate::kernel::script_data::Scope;
 use crate::kernel::value::{Value, Vars};
-use mlua::{Function, IntoLua, Lua, Table, ffi};
+use mlua::{Function, IntoLua, Lua, Table, Variadic, ffi};
+use std::cell::{Cell, RefCell};
 use std::ffi::{c_int, c_void};
 use std::fmt;
 
@@ -33,13 +37,22 @@ const MIRROR: c_int = ffi::lua_upvalueindex(2);
 
 /// The Lua-side mirror of the game variables, and `vars.game` over it.
 pub struct VarsCache {
-    mirror: Table,
+    mirror: RefCell<Table>,
+    /// The closures that hold the mirror as their upvalue 2, and the
+    /// proxy's metatable, whose `__index` it is: a new mirror goes to each.
+    holders: RefCell<Vec<Function>>,
+    meta: RefCell<Option<Table>>,
+    /// The most variables a state lent so far has held: a new mirror's room.
+    room: Cell<usize>,
 }
 
 impl VarsCache {
     pub fn new(lua: &Lua) -> mlua::Result<VarsCache> {
         Ok(VarsCache {
-            mirror: lua.create_table()?,
+            mirror: RefCell::new(lua.create_table()?),
+            holders: RefCell::new(Vec::new()),
+            meta: RefCell::new(None),
+            room: Cell::new(0),
         })
     }
 
@@ -52,13 +65,19 @@ impl VarsCache {
         ])
     }
 
+    /// Notes how many variables a lent state holds, so the next mirror has
+    /// room for them from the start.
+    pub fn fit(&self, vars: &Vars) {
+        self.room.set(self.room.get().max(vars.len()));
+    }
+
     /// `vars.game`: an empty table that reads the mirror and writes through
     /// `set`. Its metatable is hidden; the freezer makes it refuse `rawset`
     /// (see `Sandbox::freeze`), and walking it is refused, since the
     /// mirror's order is not the game's.
     pub fn proxy(&self, lua: &Lua, link: &Link) -> mlua::Result<Table> {
         let meta = lua.create_table()?;
-        meta.raw_set("__index", &self.mirror)?;
+        meta.raw_set("__index", &*self.mirror.borrow())?;
         meta.raw_set("__newindex", self.closure(lua, link, proxy_set)?)?;
         meta.raw_set("__metatable", false)?;
         meta.raw_set(
@@ -70,7 +89,8 @@ impl VarsCache {
             })?,
         )?;
         let proxy = lua.create_table()?;
-        proxy.set_metatable(Some(meta))?;
+        proxy.set_metatable(Some(meta.clone()))?;
+        *self.meta.borrow_mut() = Some(meta);
         Ok(proxy)
     }
 
@@ -78,44 +98,54 @@ impl VarsCache {
         let link = std::ptr::from_ref(link).cast_mut().cast::<c_void>();
         // SAFETY: pushes the upvalues (the mirror is the argument) and
         // makes the closure, the one value left on the stack.
-        unsafe {
-            lua.exec_raw(&self.mirror, |l| {
+        let closure: Function = unsafe {
+            lua.exec_raw(&*self.mirror.borrow(), |l| {
                 ffi::lua_pushlightuserdata(l, link);
                 ffi::lua_pushvalue(l, 1);
                 ffi::lua_pushcclosure(l, f, 2);
                 ffi::lua_replace(l, 1);
-            })
-        }
-    }
-
-    /// Makes the mirror hold `vars`. The names it held are cleared, not
-    /// removed: a table keeps the slots of cleared keys until it next
-    /// grows, so the same names set again in the next game find their
-    /// slots, and names no game sets any more are dropped when it grows.
-    pub fn load(&self, lua: &Lua, vars: &Vars) -> mlua::Result<()> {
-        // SAFETY: walks the mirror with `lua_next`, clearing present keys
-        // (which Lua allows during a walk and which never allocates, so
-        // never raises); leaves the stack as it found it.
-        unsafe {
-            lua.exec_raw::<()>(&self.mirror, |l| {
-                ffi::lua_pushnil(l);
-                while ffi::lua_next(l, 1) != 0 {
-                    ffi::lua_pop(l, 1);
-                    ffi::lua_pushvalue(l, -1);
-                    ffi::lua_pushnil(l);
-                    ffi::lua_rawset(l, 1);
-                }
-                ffi::lua_settop(l, 0);
             })?
         };
+        self.holders.borrow_mut().push(closure.clone());
+        Ok(closure)
+    }
+
+    /// Makes the mirror hold `vars`: a new table, filled before anything
+    /// points at it, so running out of memory there changes nothing; then
+    /// every holder is pointed at it. (Should that fail half way, the host
+    /// forgets the mirror, and the next call loads it again.)
+    pub fn load(&self, lua: &Lua, vars: &Vars) -> mlua::Result<()> {
+        self.fit(vars);
+        let fresh = lua.create_table_with_capacity(0, self.room.get())?;
         for (name, value) in vars.iter_unordered() {
             let value = match value {
                 Value::Bool(b) => b.into_lua(lua)?,
                 Value::Int(i) => i.into_lua(lua)?,
                 Value::Str(s) => s.as_str().into_lua(lua)?,
             };
-            self.mirror.raw_set(name, value)?;
+            fresh.raw_set(name, value)?;
         }
+        let holders = Variadic::from_iter(self.holders.borrow().iter().cloned());
+        let meta = self.meta.borrow().clone();
+        // SAFETY: the new mirror is at 1, the proxy's metatable (or nil) at
+        // 2, and C closures made by `closure`, with two upvalues, above;
+        // `lua_setupvalue` pops the copy of the mirror into the second.
+        // `__index` is already a key of the metatable: setting it again
+        // allocates nothing.
+        unsafe {
+            lua.exec_raw::<()>((&fresh, meta, holders), |l| {
+                for holder in 3..=ffi::lua_gettop(l) {
+                    ffi::lua_pushvalue(l, 1);
+                    ffi::lua_setupvalue(l, holder, 2);
+                }
+                if ffi::lua_istable(l, 2) != 0 {
+                    ffi::lua_pushvalue(l, 1);
+                    ffi::lua_setfield(l, 2, c"__index".as_ptr());
+                }
+                ffi::lua_settop(l, 0);
+            })?
+        };
+        *self.mirror.borrow_mut() = fresh;
         Ok(())
     }
 }

@@ -225,6 +225,44 @@ fn a_huge_table_move_is_refused() {
 }
 
 #[test]
+fn table_create_makes_room_within_bounds() {
+    let sandbox = sandbox_with(&[]);
+    exec(
+        &sandbox,
+        "local t = table.create(4, 2) assert(next(t) == nil and #t == 0) \
+         t[#t + 1] = 'a' t.x = 1 assert(t[1] == 'a' and #t == 1) \
+         assert(#table.create(0) == 0)",
+    )
+    .expect("an ordinary table.create works");
+    for (call, says) in [
+        ("table.create(-1)", "out of range"),
+        ("table.create(1 << 40)", "out of range"),
+        ("table.create(1, -5)", "out of range"),
+        ("table.create(1.5)", "number has no integer representation"),
+        ("table.create(0/0)", "number has no integer representation"),
+        ("table.create('many')", "number expected"),
+        ("table.create()", "number expected"),
+    ] {
+        let message = runtime_message(exec(&sandbox, call));
+        assert!(
+            message.contains("bad argument") && message.contains(says),
+            "{call}: {message}"
+        );
+    }
+    // Within its bound, a big request meets the memory limit, not the host's.
+    let limits = Limits::new()
+        .with_memory(4 * 1024 * 1024)
+        .with_time_budget(BUDGET);
+    let small = sandbox_limited(&[], limits);
+    let result = exec(&small, "table.create(1 << 24)");
+    assert!(
+        matches!(result, Err(ScriptError::Memory { .. })),
+        "{result:?}"
+    );
+    assert_usable(&small);
+}
+
+#[test]
 fn a_looping_close_handler_run_by_coroutine_close_is_stopped() {
     let sandbox = sandbox_with(&[]);
     // A suspended coroutine with a pending to-be-closed variable.
