@@ -16,11 +16,12 @@ local AFLOAT, DAMAGED, LOST, HOME = convoy.name.afloat, convoy.name.damaged, con
 local USED = convoy.used
 -- An empty list to share: no allocation where nothing is offered or missing.
 local NONE = {}
-local tables
+local tables, option_count
 
 -- Once the data is final: the tables, for the functions below.
 function prepare()
   tables = _ENV.tables
+  option_count = #tables.options
   convoy.prepare()
 end
 
@@ -82,14 +83,14 @@ end
 
 -- Options: the ones that may be taken now (none while one is active).
 function rules.options_offered()
-  if var.option or var.options_used == #tables.options then
+  if var.option or var.options_used == option_count then
     return NONE
   end
   -- (A counted loop: this runs most turns, and each step of `ipairs`
   -- costs a function call. The list has room for every option and "no
   -- option" from the start, so it never grows.)
   local options = tables.options
-  local out = create(#options + 1)
+  local out = create(option_count + 1)
   for i = 1, #options do
     local row = options[i]
     if not var[USED[row.id]] then
@@ -103,7 +104,8 @@ end
 function rules.take_option(id)
   local row = convoy.option_row(id)
   local turn = var.turn
-  local turns = roll(row.duration, row.title .. " duration")
+  local labels = convoy.rolls[id]
+  local turns = roll(row.duration, labels.duration)
   set(USED[id], turn)
   add("options_used", 1)
   set("option", id)
@@ -112,7 +114,7 @@ function rules.take_option(id)
     turn + turns - 1)
   convoy.note("%s option, %d turns", id, turns)
   if row.journey then
-    local extra = roll(row.journey, row.title .. " adds turns")
+    local extra = roll(row.journey, labels.journey)
     logf("The journey grows by %d turns to %d.", extra, add("length", extra))
   end
 end

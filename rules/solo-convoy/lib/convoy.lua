@@ -29,6 +29,12 @@ local options = {}
 -- `M.used.decoy` is "used_decoy".
 M.used = {}
 
+-- The labels of an option's rolls, by option id: `M.rolls.decoy.duration`
+-- is "Decoy duration", and `journey` labels the turns it adds. Made once,
+-- not at every roll, since a roll's label is built even when no log
+-- reads it.
+M.rolls = {}
+
 -- Where the contact modifier carried to a turn comes from, in words, by
 -- its value: the result of the contact row that sets it (a -1 comes from
 -- Dumb luck).
@@ -57,6 +63,7 @@ function M.prepare()
   for _, row in ipairs(tables.options) do
     options[row.id] = row
     M.used[row.id] = "used_" .. row.id
+    M.rolls[row.id] = { duration = row.title .. " duration", journey = row.title .. " adds turns" }
   end
 end
 
