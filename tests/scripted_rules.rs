@@ -397,6 +397,43 @@ fn game_variables_read_and_write_as_fields_of_vars_game() {
 }
 
 #[test]
+fn data_dice_and_other_dice_roll_alike() {
+    // "1D6" is the data's text (tables.coin.dice), which the host knows by
+    // its address; "1d6" is another text for the same dice, found by its
+    // text; a table with a name too long for Lua to keep one copy of is
+    // found by its text as well. Each pair draws the same numbers.
+    let long = "a_coin_with_a_name_longer_than_forty_characters";
+    let sums = |dice: &str, table: &str| {
+        let p = probe(&probe_rules(
+            "",
+            &format!(
+                "(function()\n\
+                   local sum = 0\n\
+                   for _ = 1, 20 do sum = sum * 7 + dice.roll('{dice}') end\n\
+                   for _ = 1, 20 do sum = sum * 3 + select(2, dice.on('{table}')) end\n\
+                   return sum\n\
+                 end)()"
+            ),
+        ));
+        let game = fs::read_to_string(format!("{}/game.yaml", p.root)).unwrap();
+        fs::write(
+            format!("{}/game.yaml", p.root),
+            game.replace(
+                "tables:\n",
+                &format!(
+                    "tables:\n  {long}: {{ dice: 1D6, rows: [{{ roll: [1, 6], result: any }}] }}\n"
+                ),
+            ),
+        )
+        .unwrap();
+        simulate(&p, 1).expect("the probe plays")
+    };
+    let known = sums("1D6", "coin");
+    assert_eq!(sums("1d6", long), known);
+    assert!(known.iter().any(|&s| s != known[0]), "{known:?}");
+}
+
+#[test]
 fn every_game_starts_with_no_variables_but_its_own() {
     // Each game reads `seen` before setting it, and sets names no other
     // game sets, so a variable left over from an earlier game on the same

@@ -13,6 +13,7 @@ use crate::kernel::piece::{PieceId, PlayerId};
 use crate::kernel::scripts::{RulesError, ScriptCounts, Scripts, Step};
 use crate::kernel::state::GameState;
 use crate::kernel::value::NameHasher;
+use crate::script::api::known::Known;
 use crate::script::api::link::NameRefs;
 use crate::script::api::{self, Api, Link};
 use crate::script::coverage::RuleCalls;
@@ -242,7 +243,11 @@ impl LuaRules {
             .sandbox
             .call(|lua| NameKeys::new(lua, game))
             .map_err(|e| fail(format!("cannot expose the game's names to Lua: {e}")))?;
-        self.link.attach(Rc::clone(game), ids, names.refs());
+        let known = self
+            .sandbox
+            .call(|lua| Known::new(lua, game))
+            .map_err(|e| fail(format!("cannot expose the game's dice to Lua: {e}")))?;
+        self.link.attach(Rc::clone(game), ids, names.refs(), known);
         if self.calls.is_some() {
             self.link.count_rows(game);
         }

@@ -22,7 +22,11 @@ pub fn register(lua: &Lua, link: &Link) -> mlua::Result<()> {
 static ROLL: Native = Native {
     name: "dice.roll",
     call: |link, a, out| {
-        let dice = link.dice(a.str(1)?)?;
+        let known = a.address(1).and_then(|at| link.known()?.dice(at));
+        let dice = match known {
+            Some(dice) => dice,
+            None => link.dice(a.str(1)?)?,
+        };
         let why = a.label(2, link.narrating())?;
         link.with_state(|_, s| {
             let (total, faces) = roll(link, s, &dice);
@@ -68,14 +72,19 @@ static COIN: Native = Native {
 static ON: Native = Native {
     name: "dice.on",
     call: |link, a, out| {
-        let name = a.str(1)?;
         let game = link.game()?;
-        let (index, table) = game
-            .dice_tables
-            .iter()
-            .enumerate()
-            .find(|(_, t)| t.name == name)
-            .ok_or_else(|| no_table(game, name))?;
+        let known = a.address(1).and_then(|at| link.known()?.table(at));
+        let index = match known {
+            Some(index) => index,
+            None => {
+                let name = a.str(1)?;
+                game.dice_tables
+                    .iter()
+                    .position(|t| t.name == name)
+                    .ok_or_else(|| no_table(game, name))?
+            }
+        };
+        let table = &game.dice_tables[index];
         let pairs = modifier_count(a)?;
         let mut modifier = 0i64;
         for k in 0..pairs {

@@ -9,6 +9,7 @@
 //! aliasing it, so no script trick (a metamethod calling the API from inside
 //! an API call) can make the host panic or see a half-made change.
 
+use super::known::Known;
 use super::native::{ApiError, Out};
 use crate::kernel::dice::DiceExpr;
 use crate::kernel::game::Game;
@@ -49,6 +50,8 @@ pub struct Link {
     rows: OnceCell<Vec<Vec<c_int>>>,
     /// Registry references of the game's names as Lua strings.
     names: OnceCell<NameRefs>,
+    /// The data's dice texts and table names, by address (`known.rs`).
+    known: OnceCell<Known>,
     /// Registry references of `frame.ctx` and its `pairs` iterator.
     frame_slots: Cell<(c_int, c_int)>,
     /// The stamp (see `GameState::vars_stamp`) of the state whose game
@@ -74,6 +77,7 @@ impl Link {
             dice: RefCell::new(HashMap::default()),
             rows: OnceCell::new(),
             names: OnceCell::new(),
+            known: OnceCell::new(),
             frame_slots: Cell::new((0, 0)),
             cached: Cell::new(None),
             data_limit,
@@ -84,10 +88,16 @@ impl Link {
     }
 
     /// Hands the compiled game to the API (once, when the package is ready).
-    pub fn attach(&self, game: Rc<Game>, rows: Vec<Vec<c_int>>, names: NameRefs) {
+    pub fn attach(&self, game: Rc<Game>, rows: Vec<Vec<c_int>>, names: NameRefs, known: Known) {
         self.game.set(game).ok();
         self.rows.set(rows).ok();
         self.names.set(names).ok();
+        self.known.set(known).ok();
+    }
+
+    /// The data's dice texts and table names, once the game is attached.
+    pub fn known(&self) -> Option<&Known> {
+        self.known.get()
     }
 
     fn names(&self) -> &NameRefs {

@@ -14,6 +14,7 @@ mod cards;
 mod dice;
 mod frame;
 mod game;
+pub mod known;
 pub mod link;
 pub mod native;
 mod pieces;

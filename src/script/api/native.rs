@@ -313,6 +313,16 @@ impl Args {
         }
     }
 
+    /// The address of argument `i`'s bytes if it is a string, to find a
+    /// known string by (`known.rs`); its text is not read.
+    pub fn address(&self, i: usize) -> Option<usize> {
+        if self.kind(i) != ffi::LUA_TSTRING {
+            return None;
+        }
+        // SAFETY: a string on the stack, so nothing is converted.
+        Some(unsafe { ffi::lua_tolstring(self.l, i as c_int, std::ptr::null_mut()) } as usize)
+    }
+
     /// Optional argument `i`, a label that only the log reads: its type is
     /// checked on every call, so a mistake shows in a simulation too, but
     /// its text is only read (and checked to be UTF-8) when `wanted`.
