@@ -7,6 +7,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::rc::Rc;
 
 /// One variable's value: the three types a rule book needs.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -30,59 +31,82 @@ impl fmt::Display for Value {
 /// Named variables: a hash map, because rules read and write them by name
 /// hundreds of times a game. Everything that shows an order (iteration,
 /// saves, debug output) goes by name, so nothing depends on insertion or
-/// hash order; the position hash combines entries order-free. An empty map
-/// clones without allocating, which keeps pieces without attributes cheap.
-#[derive(Clone, Default, PartialEq, Eq)]
-pub struct Vars(HashMap<Box<str>, Value, BuildHasherDefault<NameHasher>>);
+/// hash order; the position hash combines entries order-free.
+///
+/// The map is shared between copies until one of them changes it (copy on
+/// write), and an empty one is no map at all. Bots that weigh a move copy
+/// the whole game state for each move they try, with every piece's
+/// attributes and every frame's context, and change few of them: a copy
+/// then costs a reference count per map instead of a map per map.
+/// (`Rc`, not `Arc`: a game state stays on the thread that plays it, and
+/// a variable write then costs no atomic operation.)
+#[derive(Clone, Default)]
+pub struct Vars(Option<Rc<Map>>);
+
+type Map = HashMap<Box<str>, Value, BuildHasherDefault<NameHasher>>;
 
 impl Vars {
     pub fn new() -> Vars {
         Vars::default()
     }
 
+    /// The map, to change: this copy's own from now on.
+    fn map_mut(&mut self) -> &mut Map {
+        own(self.0.get_or_insert_with(Rc::default))
+    }
+
     /// Room for `n` more variables without growing the map.
     pub fn reserve(&mut self, n: usize) {
-        self.0.reserve(n);
+        self.map_mut().reserve(n);
     }
 
     pub fn get(&self, name: &str) -> Option<&Value> {
-        self.0.get(name)
+        self.0.as_ref()?.get(name)
     }
 
     pub fn get_mut(&mut self, name: &str) -> Option<&mut Value> {
-        self.0.get_mut(name)
+        let map = self.0.as_mut()?;
+        // A shared map is copied only if the name is there to change.
+        if Rc::get_mut(map).is_none() && !map.contains_key(name) {
+            return None;
+        }
+        own(map).get_mut(name)
     }
 
     pub fn contains_key(&self, name: &str) -> bool {
-        self.0.contains_key(name)
+        self.0.as_ref().is_some_and(|m| m.contains_key(name))
     }
 
     pub fn insert(&mut self, name: impl Into<Box<str>>, value: Value) -> Option<Value> {
-        self.0.insert(name.into(), value)
+        self.map_mut().insert(name.into(), value)
     }
 
     pub fn remove(&mut self, name: &str) -> Option<Value> {
-        self.0.remove(name)
+        let map = self.0.as_mut()?;
+        if Rc::get_mut(map).is_none() && !map.contains_key(name) {
+            return None;
+        }
+        own(map).remove(name)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.len() == 0
     }
 
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.0.as_ref().map_or(0, |m| m.len())
     }
 
     /// The variables in name order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
-        let mut entries: Vec<(&str, &Value)> = self.0.iter().map(|(k, v)| (&**k, v)).collect();
+        let mut entries: Vec<(&str, &Value)> = self.iter_unordered().collect();
         entries.sort_unstable_by_key(|(k, _)| *k);
         entries.into_iter()
     }
 
     /// The variables in no particular order, for sums and order-free hashes.
     pub fn iter_unordered(&self) -> impl Iterator<Item = (&str, &Value)> {
-        self.0.iter().map(|(k, v)| (&**k, v))
+        self.0.iter().flat_map(|m| m.iter().map(|(k, v)| (&**k, v)))
     }
 
     /// The first variable named after `name` in name order (all of them
@@ -93,6 +117,25 @@ impl Vars {
             .min_by_key(|(k, _)| *k)
     }
 }
+
+/// `map` to change, copied first if another `Vars` shares it. (The check
+/// for a map of one's own is two reads; `Rc::make_mut`, a call, is only
+/// made to copy.)
+fn own(map: &mut Rc<Map>) -> &mut Map {
+    if Rc::get_mut(map).is_none() {
+        Rc::make_mut(map);
+    }
+    Rc::get_mut(map).expect("a map just copied has one owner")
+}
+
+/// Equal when they hold the same variables, whether or not they share a map.
+impl PartialEq for Vars {
+    fn eq(&self, other: &Vars) -> bool {
+        self.len() == other.len() && self.iter_unordered().all(|(k, v)| other.get(k) == Some(v))
+    }
+}
+
+impl Eq for Vars {}
 
 impl<'a> IntoIterator for &'a Vars {
     type Item = (&'a str, &'a Value);
@@ -105,7 +148,8 @@ impl<'a> IntoIterator for &'a Vars {
 
 impl<K: Into<Box<str>>> FromIterator<(K, Value)> for Vars {
     fn from_iter<I: IntoIterator<Item = (K, Value)>>(items: I) -> Vars {
-        Vars(items.into_iter().map(|(k, v)| (k.into(), v)).collect())
+        let map: Map = items.into_iter().map(|(k, v)| (k.into(), v)).collect();
+        Vars((!map.is_empty()).then(|| Rc::new(map)))
     }
 }
 
@@ -164,5 +208,60 @@ impl Hasher for NameHasher {
 
     fn finish(&self) -> u64 {
         self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Value, Vars};
+    use std::hash::{DefaultHasher, Hash, Hasher};
+
+    fn hash(vars: &Vars) -> u64 {
+        let mut h = DefaultHasher::new();
+        vars.hash(&mut h);
+        h.finish()
+    }
+
+    #[test]
+    fn a_copy_changes_apart_from_its_original() {
+        let mut original: Vars = [("turn", Value::Int(3)), ("side", Value::Str("red".into()))]
+            .into_iter()
+            .collect();
+        let mut copy = original.clone();
+        *copy.get_mut("turn").unwrap() = Value::Int(4);
+        copy.insert("new", Value::Bool(true));
+        assert_eq!(copy.remove("side"), Some(Value::Str("red".into())));
+        assert_eq!(original.get("turn"), Some(&Value::Int(3)));
+        assert_eq!(original.get("side"), Some(&Value::Str("red".into())));
+        assert!(!original.contains_key("new"));
+        // The other way round: the original changed, the copy not.
+        let again = original.clone();
+        original.insert("turn", Value::Int(9));
+        assert_eq!(again.get("turn"), Some(&Value::Int(3)));
+        // Names a shared map lacks change nothing.
+        let mut shared = again.clone();
+        assert_eq!(shared.get_mut("missing"), None);
+        assert_eq!(shared.remove("missing"), None);
+        assert_eq!(shared, again);
+    }
+
+    #[test]
+    fn equality_and_hash_go_by_contents() {
+        let mut emptied = Vars::new();
+        emptied.insert("x", Value::Int(1));
+        emptied.remove("x");
+        assert_eq!(emptied, Vars::new());
+        assert_eq!(hash(&emptied), hash(&Vars::new()));
+        let a: Vars = [("a", Value::Int(1)), ("b", Value::Int(2))]
+            .into_iter()
+            .collect();
+        let mut b = Vars::new();
+        b.insert("b", Value::Int(2));
+        b.insert("a", Value::Int(1));
+        assert_eq!(a, b);
+        assert_eq!(hash(&a), hash(&b));
+        b.insert("a", Value::Int(5));
+        assert_ne!(a, b);
+        assert!(Vars::new().is_empty() && a.len() == 2);
     }
 }

@@ -27,7 +27,7 @@ use super::link::Link;
 use super::native::{ApiError, guarded, raise, type_name};
 use crate::kernel::script_data::Scope;
 use crate::kernel::value::{Value, Vars};
-use mlua::{Function, IntoLua, Lua, Table, Variadic, ffi};
+use mlua::{Function, Lua, Table, Variadic, ffi};
 use std::cell::{Cell, RefCell};
 use std::ffi::{c_int, c_void};
 use std::fmt;
@@ -117,14 +117,28 @@ impl VarsCache {
     pub fn load(&self, lua: &Lua, vars: &Vars) -> mlua::Result<()> {
         self.fit(vars);
         let fresh = lua.create_table_with_capacity(0, self.room.get())?;
-        for (name, value) in vars.iter_unordered() {
-            let value = match value {
-                Value::Bool(b) => b.into_lua(lua)?,
-                Value::Int(i) => i.into_lua(lua)?,
-                Value::Str(s) => s.as_str().into_lua(lua)?,
-            };
-            fresh.raw_set(name, value)?;
-        }
+        // SAFETY: the new table is at 1; each name and value is pushed and
+        // stored raw. Pushing text may raise (out of memory): the walk over
+        // `vars` holds nothing that needs dropping, and `exec_raw` turns the
+        // error into a Rust one. (A bot weighing moves makes the host load
+        // a copied state's variables for each move, so this is a hot path
+        // in games with many variables: one protected call for them all.)
+        unsafe {
+            lua.exec_raw::<()>(&fresh, |l| {
+                for (name, value) in vars.iter_unordered() {
+                    ffi::lua_pushlstring(l, name.as_ptr().cast(), name.len());
+                    match value {
+                        Value::Bool(b) => ffi::lua_pushboolean(l, c_int::from(*b)),
+                        Value::Int(i) => ffi::lua_pushinteger(l, *i),
+                        Value::Str(s) => {
+                            ffi::lua_pushlstring(l, s.as_ptr().cast(), s.len());
+                        }
+                    }
+                    ffi::lua_rawset(l, 1);
+                }
+                ffi::lua_settop(l, 0);
+            })?
+        };
         let holders = Variadic::from_iter(self.holders.borrow().iter().cloned());
         let meta = self.meta.borrow().clone();
         // SAFETY: the new mirror is at 1, the proxy's metatable (or nil) at
