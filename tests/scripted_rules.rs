@@ -236,7 +236,7 @@ fn no_api_function_panics_whatever_its_arguments() {
         "local function try_all()\n\
            local hostile = (function() {HOSTILE_ARGUMENTS} end)()\n\
            local calls = 0\n\
-           for _, area in ipairs {{ 'board', 'pieces', 'dice', 'game', 'vars', 'math', 'cards' }} do\n\
+           for _, area in ipairs {{ 'board', 'pieces', 'dice', 'game', 'vars', 'math', 'cards', 'table' }} do\n\
              for name, f in pairs(_ENV[area]) do\n\
                if type(f) == 'function' and name ~= 'finish' then\n\
                  for i, a in ipairs(hostile) do\n\
