@@ -2,8 +2,10 @@
 //! RNG (`math.random` too). Rolls are logged only when the game is narrated
 //! (the REPL), never in simulations, where nobody reads them.
 
+mod quick;
+
 use super::link::Link;
-use super::native::{ApiError, Args, Native};
+use super::native::{ApiError, Args, Native, with_quick_path};
 use super::natives;
 use crate::kernel::dice::DiceExpr;
 use crate::kernel::event::Event;
@@ -11,7 +13,9 @@ use crate::kernel::state::GameState;
 use mlua::Lua;
 
 pub fn register(lua: &Lua, link: &Link) -> mlua::Result<()> {
-    let t = natives(lua, link, &[&ROLL, &COIN, &ON])?;
+    let t = natives(lua, link, &[&COIN])?;
+    t.raw_set("roll", with_quick_path(lua, link, &ROLL, quick::roll)?)?;
+    t.raw_set("on", with_quick_path(lua, link, &ON, quick::on)?)?;
     lua.globals().raw_set("dice", t)?;
     let math: mlua::Table = lua.globals().get("math")?;
     math.raw_set("random", super::native::function(lua, link, &RANDOM)?)

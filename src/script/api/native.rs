@@ -51,6 +51,20 @@ impl From<ApiError> for mlua::Error {
 /// link must outlive the Lua state (the sandbox keeps it in the state's app
 /// data).
 pub fn function(lua: &Lua, link: &Link, native: &'static Native) -> mlua::Result<Function> {
+    with_quick_path(lua, link, native, call)
+}
+
+/// Makes a Lua function of a native whose commonest calls `quick` answers
+/// itself: a C function with the same upvalues as [`call`]'s (read by
+/// [`upvalues`]) that hands every other call to [`call`], which checks the
+/// arguments and reports what is wrong. `quick` must never raise, so that
+/// only one place turns a native's failure into a Lua error.
+pub fn with_quick_path(
+    lua: &Lua,
+    link: &Link,
+    native: &'static Native,
+    quick: ffi::lua_CFunction,
+) -> mlua::Result<Function> {
     let link = std::ptr::from_ref(link).cast_mut().cast::<c_void>();
     let native = std::ptr::from_ref(native).cast_mut().cast::<c_void>();
     // SAFETY: pushes two light userdata and makes a closure of them; the
@@ -59,7 +73,7 @@ pub fn function(lua: &Lua, link: &Link, native: &'static Native) -> mlua::Result
         lua.exec_raw((), |l| {
             ffi::lua_pushlightuserdata(l, link);
             ffi::lua_pushlightuserdata(l, native);
-            ffi::lua_pushcclosure(l, call, 2);
+            ffi::lua_pushcclosure(l, quick, 2);
         })
     }
 }
@@ -101,7 +115,7 @@ pub fn with_fields(
 }
 
 /// The trampoline every native goes through; see the module docs.
-unsafe extern "C-unwind" fn call(l: *mut ffi::lua_State) -> c_int {
+pub(super) unsafe extern "C-unwind" fn call(l: *mut ffi::lua_State) -> c_int {
     // SAFETY: the upvalues are the ones `function` set: a Link that outlives
     // the state and a static Native.
     let (link, native) = unsafe { upvalues(l) };
