@@ -401,16 +401,18 @@ fn data_dice_and_other_dice_roll_alike() {
     // "1D6" is the data's text (tables.coin.dice), which the host knows by
     // its address; "1d6" is another text for the same dice, found by its
     // text; a table with a name too long for Lua to keep one copy of is
-    // found by its text as well. Each pair draws the same numbers.
+    // found by its text as well. A whole-number modifier written as a
+    // float takes the ordinary path too, and so does a narrated game. Each
+    // way draws the same numbers and reads the same rows.
     let long = "a_coin_with_a_name_longer_than_forty_characters";
-    let sums = |dice: &str, table: &str| {
+    let sums = |dice: &str, table: &str, modifier: &str, narrated: bool| {
         let p = probe(&probe_rules(
             "",
             &format!(
                 "(function()\n\
                    local sum = 0\n\
-                   for _ = 1, 20 do sum = sum * 7 + dice.roll('{dice}') end\n\
-                   for _ = 1, 20 do sum = sum * 3 + select(2, dice.on('{table}')) end\n\
+                   for _ = 1, 20 do sum = sum * 7 + dice.roll('{dice}', 'a label') end\n\
+                   for _ = 1, 20 do sum = sum * 3 + select(2, dice.on('{table}', 'edge', {modifier}, 'nil', nil)) end\n\
                    return sum\n\
                  end)()"
             ),
@@ -426,10 +428,20 @@ fn data_dice_and_other_dice_roll_alike() {
             ),
         )
         .unwrap();
+        if narrated {
+            // One game, told (the REPL's way) and not: the same result.
+            let engine = load_probe(&p).expect("the probe loads");
+            let quiet = play_out(&engine).expect("a game plays").result;
+            engine.set_narration(true);
+            let told = play_out(&engine).expect("a game plays").result;
+            assert!(told.is_some() && told == quiet, "{told:?} {quiet:?}");
+        }
         simulate(&p, 1).expect("the probe plays")
     };
-    let known = sums("1D6", "coin");
-    assert_eq!(sums("1d6", long), known);
+    let known = sums("1D6", "coin", "-1", false);
+    assert_eq!(sums("1d6", long, "-1", false), known);
+    assert_eq!(sums("1D6", "coin", "-1.0", false), known);
+    assert_eq!(sums("1D6", "coin", "-1", true), known);
     assert!(known.iter().any(|&s| s != known[0]), "{known:?}");
 }
 
