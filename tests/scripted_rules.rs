@@ -480,3 +480,38 @@ fn dice_tables_are_read_natively_with_clamping() {
     let engine = load_probe(&p).expect("the package loads");
     play_out(&engine).expect("dice.on reads the rows");
 }
+
+#[test]
+fn a_clone_sees_its_own_variables_after_a_sibling_changed_them() {
+    // A bot weighing moves plays each on a clone of one state. The host's
+    // mirror of the variables goes back from one clone to the next by the
+    // names the last move changed: the second clone must read the state's
+    // `v1`, not the first clone's.
+    let p = probe(
+        "phases.play = {}\n\
+         function phases.play.run(frame)\n\
+           if frame.step == 0 then\n\
+             for i = 1, 8 do vars.set('v' .. i, i) end\n\
+           end\n\
+           return { 'a', 'b' }\n\
+         end\n\
+         function phases.play.choose(frame, choice)\n\
+           frame.step = frame.step + 1\n\
+           if choice == 'a' then vars.add('v1', 100) else vars.set('v2', vars.get('v1') * 10) end\n\
+         end\n",
+    );
+    let engine = load_probe(&p).expect("the package loads");
+    let state = engine.new_game(1).expect("a game starts");
+    // Another game moves the mirror away, so the first clone loads it.
+    engine.new_game(2).expect("a game starts");
+    let v = |s: &GameState, name: &str| format!("{:?}", s.vars().get(name));
+    let mut first = state.clone();
+    engine.apply(&mut first, Action::Choice(0)).unwrap();
+    assert_eq!(v(&first, "v1"), v(&state, "v1").replace('1', "101"));
+    let mut second = state.clone();
+    engine.apply(&mut second, Action::Choice(1)).unwrap();
+    assert_eq!(v(&second, "v2"), v(&state, "v1").replace('1', "10"));
+    // And back to the first clone, which the mirror no longer holds.
+    engine.apply(&mut first, Action::Choice(1)).unwrap();
+    assert_eq!(v(&first, "v2"), v(&state, "v1").replace('1', "1010"));
+}

@@ -82,9 +82,8 @@ pub struct GameState {
     /// The game's variables; read with [`GameState::vars`], changed with
     /// [`GameState::vars_mut`] (which the script host's cache relies on).
     vars: Vars,
-    /// Which state this is, and how often its variables were changed from
-    /// outside the script API: the Lua host keeps a cache of game
-    /// variables across calls only while this stays the same.
+    /// Names the variables' contents: the Lua host's mirror of them is good
+    /// for any state with the stamp it was made from (see [`VarsStamp`]).
     #[serde(skip)]
     vars_stamp: VarsStamp,
     pub players: Vec<PlayerState>,
@@ -159,15 +158,14 @@ impl GameState {
     /// The game's variables, to change: any change made here is seen by the
     /// Lua host's next call (its cache is dropped).
     pub fn vars_mut(&mut self) -> &mut Vars {
-        self.vars_stamp.version += 1;
+        self.vars_stamp = VarsStamp::default();
         &mut self.vars
     }
 
-    /// Identifies this state and the version of its variables: two calls
-    /// that see the same stamp see the same variables, as far as any
-    /// change outside the script API goes.
-    pub fn vars_stamp(&self) -> (u64, u64) {
-        (self.vars_stamp.instance, self.vars_stamp.version)
+    /// The stamp of the variables' contents: two states with the same stamp
+    /// hold the same variables.
+    pub fn vars_stamp(&self) -> u64 {
+        self.vars_stamp.0
     }
 
     /// Reserves room for a game of `plies` actions in the log and the
@@ -418,27 +416,20 @@ fn recorded() -> bool {
     true
 }
 
-/// A state's identity for caches: every state, clone or copy read from a
-/// file gets an instance number of its own; equality ignores it.
-#[derive(Debug)]
-struct VarsStamp {
-    instance: u64,
-    version: u64,
-}
+/// A stamp of a state's variables, for caches of them: a new state, a copy
+/// read from a file and every change take a stamp never given before, and a
+/// clone keeps its original's. So two states with the same stamp hold the
+/// same variables: one is a clone of the other, and neither has changed
+/// them since. (A bot weighing moves clones one state for each move it
+/// tries, so the host's mirror of the variables can follow it from clone
+/// to clone instead of loading each anew.) Equality of states ignores it.
+#[derive(Debug, Clone)]
+struct VarsStamp(u64);
 
 impl Default for VarsStamp {
     fn default() -> Self {
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-        VarsStamp {
-            instance: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-            version: 0,
-        }
-    }
-}
-
-impl Clone for VarsStamp {
-    fn clone(&self) -> Self {
-        VarsStamp::default()
+        VarsStamp(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
     }
 }
 

@@ -360,16 +360,23 @@ impl LuaRules {
         what: impl FnOnce() -> String,
         f: impl FnOnce(&Lua) -> mlua::Result<R>,
     ) -> Result<R, RulesError> {
-        // The Lua-side mirror of the game variables stays good across calls as
-        // long as they are on the same state, changed only through the API.
+        // The Lua-side mirror of the game variables stays good across calls
+        // while they keep their stamp, and goes back by the names changed
+        // to a clone of the state it was loaded from (`mirror_book.rs`).
         let cache = &self.api.vars_cache;
-        if !self.link.cache_holds(state.vars_stamp()) {
+        let stamp = state.vars_stamp();
+        if !self.link.mirror().holds(stamp) {
+            let back = self.link.mirror().start_over(stamp);
             self.sandbox
-                .call(|lua| cache.load(lua, state.vars()))
-                .map_err(|e| {
-                    self.link.forget_cache();
-                    RulesError(format!("loading the game variables into Lua: {e}"))
-                })?;
+                .call(|lua| {
+                    if back {
+                        cache.put_back(lua, state.vars(), self.link.mirror().way_back())
+                    } else {
+                        cache.load(lua, state.vars())
+                    }
+                })
+                .map_err(|e| RulesError(format!("loading the game variables into Lua: {e}")))?;
+            self.link.mirror().loaded(stamp, state.vars().len());
         }
         let out = self
             .link

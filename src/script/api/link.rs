@@ -10,13 +10,14 @@
 //! an API call) can make the host panic or see a half-made change.
 
 use super::known::Known;
+use super::mirror_book::MirrorBook;
 use super::native::{ApiError, Out};
 use crate::kernel::dice::DiceExpr;
 use crate::kernel::game::Game;
 use crate::kernel::piece::{KindId, Location, PlayerId};
 use crate::kernel::state::GameState;
 use crate::kernel::value::NameHasher;
-use std::cell::{Cell, OnceCell, RefCell, UnsafeCell};
+use std::cell::{Cell, OnceCell, RefCell, RefMut, UnsafeCell};
 use std::collections::HashMap;
 use std::ffi::c_int;
 use std::hash::BuildHasherDefault;
@@ -54,9 +55,8 @@ pub struct Link {
     known: OnceCell<Known>,
     /// Registry references of `frame.ctx` and its `pairs` iterator.
     frame_slots: Cell<(c_int, c_int)>,
-    /// The stamp (see `GameState::vars_stamp`) of the state whose game
-    /// variables the Lua-side cache holds, if any.
-    cached: Cell<Option<(u64, u64)>>,
+    /// What the Lua-side mirror of the game variables holds.
+    mirror: RefCell<MirrorBook>,
     /// The bytes scripts may keep in the state's variables.
     data_limit: usize,
     out: UnsafeCell<Out>,
@@ -79,7 +79,7 @@ impl Link {
             names: OnceCell::new(),
             known: OnceCell::new(),
             frame_slots: Cell::new((0, 0)),
-            cached: Cell::new(None),
+            mirror: RefCell::new(MirrorBook::default()),
             data_limit,
             out: UnsafeCell::new(Out::default()),
             error: RefCell::new(String::new()),
@@ -238,33 +238,25 @@ impl Link {
         self.frame_slots.get()
     }
 
-    /// Whether the Lua-side cache of game variables holds `state`'s (it is
-    /// emptied otherwise, and then does).
-    pub fn cache_holds(&self, stamp: (u64, u64)) -> bool {
-        self.cached.replace(Some(stamp)) == Some(stamp)
+    /// The book of the Lua-side mirror of the game variables.
+    pub fn mirror(&self) -> RefMut<'_, MirrorBook> {
+        self.mirror.borrow_mut()
     }
 
-    /// A native changed a game variable (and the Lua side will cache the new
-    /// value): the cache still holds the state's variables if it did before.
-    pub fn cache_follows(&self, before: (u64, u64), after: (u64, u64)) {
-        if self.cached.get() == Some(before) {
-            self.cached.set(Some(after));
-        }
+    /// A native changed the game variable `name` (and the Lua side will
+    /// mirror the new value): the mirror follows if it held the state's.
+    pub fn cache_follows(&self, before: u64, after: u64, name: &str) {
+        self.mirror().changed(before, after, name);
     }
 
-    /// Marks the cache stale while it is being changed; returns what
+    /// Marks the mirror stale while it is being changed; returns what
     /// [`Link::resume_cache`] puts back once the change is made.
-    pub fn suspend_cache(&self) -> Option<(u64, u64)> {
-        self.cached.take()
+    pub fn suspend_cache(&self) -> Option<u64> {
+        self.mirror().suspend()
     }
 
-    pub fn resume_cache(&self, holds: Option<(u64, u64)>) {
-        self.cached.set(holds);
-    }
-
-    /// The mirror holds no state's variables (loading it failed).
-    pub fn forget_cache(&self) {
-        self.cached.set(None);
+    pub fn resume_cache(&self, holds: Option<u64>) {
+        self.mirror().resume(holds);
     }
 
     pub fn data_limit(&self) -> usize {

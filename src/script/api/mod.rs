@@ -16,6 +16,7 @@ mod frame;
 mod game;
 pub mod known;
 pub mod link;
+mod mirror_book;
 pub mod native;
 mod pieces;
 mod secret_roll;

@@ -9,12 +9,14 @@
 //! empty table whose `__index` is the mirror, so `vars.game.turn` is read
 //! by the VM itself, without a function call; its `__newindex` is `set`.
 //! A write goes to the kernel, then to the mirror. Between calls the host
-//! keeps the mirror while the state is the same one and nothing outside
-//! the API changed its variables (`GameState::vars_stamp`), and otherwise
-//! loads a new one (a new game, mostly): a fresh table with room for as
-//! many names as a game has used so far. Emptying the old one would cost
-//! more: Lua does not reuse the slot of a key set to nil, so a cleared
-//! table shrinks at the next new key and then grows again, name by name.
+//! keeps the mirror for any state whose variables have the stamp it holds
+//! (`GameState::vars_stamp`: a clone keeps its original's, a change takes a
+//! new one); for a clone of the state it was loaded from, it puts back the
+//! few names changed since (`mirror_book.rs`); otherwise it loads a new one
+//! (a new game, mostly): a fresh table with room for as many names as a
+//! game has used so far. Emptying the old one would cost more: Lua does not
+//! reuse the slot of a key set to nil, so a cleared table shrinks at the
+//! next new key and then grows again, name by name.
 //!
 //! These are the hottest functions of the API, so they skip the generic
 //! native machinery (`native.rs`): each reads its arguments once, checks
@@ -126,15 +128,7 @@ impl VarsCache {
         unsafe {
             lua.exec_raw::<()>(&fresh, |l| {
                 for (name, value) in vars.iter_unordered() {
-                    ffi::lua_pushlstring(l, name.as_ptr().cast(), name.len());
-                    match value {
-                        Value::Bool(b) => ffi::lua_pushboolean(l, c_int::from(*b)),
-                        Value::Int(i) => ffi::lua_pushinteger(l, *i),
-                        Value::Str(s) => {
-                            ffi::lua_pushlstring(l, s.as_ptr().cast(), s.len());
-                        }
-                    }
-                    ffi::lua_rawset(l, 1);
+                    store(l, name, Some(value));
                 }
                 ffi::lua_settop(l, 0);
             })?
@@ -161,6 +155,49 @@ impl VarsCache {
         };
         *self.mirror.borrow_mut() = fresh;
         Ok(())
+    }
+
+    /// Makes the mirror hold `vars` again by the `names` changed since it
+    /// held them (see `mirror_book.rs`). Should it fail half way (out of
+    /// memory), the host loads it at the next call.
+    pub fn put_back<'a>(
+        &self,
+        lua: &Lua,
+        vars: &Vars,
+        names: impl Iterator<Item = &'a str>,
+    ) -> mlua::Result<()> {
+        // SAFETY: the mirror is at 1; as in `load`, nothing that needs
+        // dropping is alive while storing may raise.
+        unsafe {
+            lua.exec_raw::<()>(&*self.mirror.borrow(), |l| {
+                for name in names {
+                    store(l, name, vars.get(name));
+                }
+                ffi::lua_settop(l, 0);
+            })
+        }
+    }
+}
+
+/// Stores `value` (nil for none) under `name` in the table at 1.
+///
+/// # Safety
+/// A table is at 1 of the running state, and nothing that needs dropping
+/// is alive in the caller's frames up to the protected call (storing text
+/// may raise).
+unsafe fn store(l: *mut ffi::lua_State, name: &str, value: Option<&Value>) {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        ffi::lua_pushlstring(l, name.as_ptr().cast(), name.len());
+        match value {
+            None => ffi::lua_pushnil(l),
+            Some(Value::Bool(b)) => ffi::lua_pushboolean(l, c_int::from(*b)),
+            Some(Value::Int(i)) => ffi::lua_pushinteger(l, *i),
+            Some(Value::Str(s)) => {
+                ffi::lua_pushlstring(l, s.as_ptr().cast(), s.len());
+            }
+        }
+        ffi::lua_rawset(l, 1);
     }
 }
 
@@ -297,7 +334,7 @@ unsafe fn write(l: *mut ffi::lua_State, name: &str) {
                 let before = s.vars_stamp();
                 s.set_script_var(Scope::Game, name, value, link.data_limit())
                     .map_err(ApiError)?;
-                link.cache_follows(before, s.vars_stamp());
+                link.cache_follows(before, s.vars_stamp(), name);
                 Ok(())
             })
         }) {
