@@ -199,18 +199,10 @@ pub fn vars_to_table(lua: &Lua, vars: &Vars) -> mlua::Result<Table> {
     Ok(t)
 }
 
-/// Reads a Lua table of variables with the sandbox's `next` (which sees
-/// through frozen tables), in key order.
+/// Reads a Lua table of variables (a new frame's context).
 pub fn table_to_vars(lua: &Lua, t: &Table) -> mlua::Result<Vars> {
-    let next: mlua::Function = lua.globals().get("next")?;
     let mut vars = Vars::new();
-    let mut key = mlua::Value::Nil;
-    loop {
-        let (k, v): (mlua::Value, mlua::Value) = next.call((t, &key))?;
-        if k.is_nil() {
-            break;
-        }
-        key = k.clone();
+    let mut add = |k: mlua::Value, v: mlua::Value| -> mlua::Result<()> {
         let mlua::Value::String(k) = k else {
             return Err(mlua::Error::runtime(format!(
                 "variable names are strings, not {}",
@@ -220,6 +212,24 @@ pub fn table_to_vars(lua: &Lua, t: &Table) -> mlua::Result<Vars> {
         if let Some(v) = to_value(v)? {
             vars.insert(k.to_str()?.to_string(), v);
         }
+        Ok(())
+    };
+    // A plain table (the usual `{ nation = nation }`) is walked raw; one
+    // with a metatable, such as a read-only package table, through the
+    // sandbox's `next`, which sees what it holds.
+    if t.metatable().is_none() {
+        t.for_each(add)?;
+        return Ok(vars);
+    }
+    let next: mlua::Function = lua.globals().get("next")?;
+    let mut key = mlua::Value::Nil;
+    loop {
+        let (k, v): (mlua::Value, mlua::Value) = next.call((t, &key))?;
+        if k.is_nil() {
+            break;
+        }
+        key = k.clone();
+        add(k, v)?;
     }
     Ok(vars)
 }
