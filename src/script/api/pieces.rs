@@ -70,7 +70,15 @@ static LIST: Native = Native {
                     && at.is_none_or(|a| p.loc == a)
                     && (!on_board || p.loc.space().is_some())
             };
-            out.ints(s.piece_ids().filter(|&id| keep(s.piece(id))).map(lua_piece));
+            // One pass over the pieces in id order (a greedy bot's
+            // `rules.evaluate` lists a faction's pieces for every move it
+            // weighs).
+            out.ints(
+                (1..)
+                    .zip(s.pieces())
+                    .filter(|(_, p)| keep(p))
+                    .map(|(id, _)| id),
+            );
             Ok(())
         })
     },
