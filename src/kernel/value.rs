@@ -39,11 +39,14 @@ impl fmt::Display for Value {
 /// attributes and every frame's context, and change few of them: a copy
 /// then costs a reference count per map instead of a map per map.
 /// (`Rc`, not `Arc`: a game state stays on the thread that plays it, and
-/// a variable write then costs no atomic operation.)
+/// a variable write then costs no atomic operation.) The names are shared
+/// too, so the first change to a copy's map copies no name: in a greedy
+/// Mediterranea game, where the first write after each copy copies a map
+/// of some hundred variables, that halved the copy.
 #[derive(Clone, Default)]
 pub struct Vars(Option<Rc<Map>>);
 
-type Map = HashMap<Box<str>, Value, BuildHasherDefault<NameHasher>>;
+type Map = HashMap<Rc<str>, Value, BuildHasherDefault<NameHasher>>;
 
 impl Vars {
     pub fn new() -> Vars {
@@ -77,7 +80,7 @@ impl Vars {
         self.0.as_ref().is_some_and(|m| m.contains_key(name))
     }
 
-    pub fn insert(&mut self, name: impl Into<Box<str>>, value: Value) -> Option<Value> {
+    pub fn insert(&mut self, name: impl Into<Rc<str>>, value: Value) -> Option<Value> {
         self.map_mut().insert(name.into(), value)
     }
 
@@ -146,7 +149,7 @@ impl<'a> IntoIterator for &'a Vars {
     }
 }
 
-impl<K: Into<Box<str>>> FromIterator<(K, Value)> for Vars {
+impl<K: Into<Rc<str>>> FromIterator<(K, Value)> for Vars {
     fn from_iter<I: IntoIterator<Item = (K, Value)>>(items: I) -> Vars {
         let map: Map = items.into_iter().map(|(k, v)| (k.into(), v)).collect();
         Vars((!map.is_empty()).then(|| Rc::new(map)))
