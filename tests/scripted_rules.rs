@@ -10,6 +10,7 @@ use portolan::data::catalog::Catalog;
 use portolan::kernel::action::Action;
 use portolan::kernel::engine::Engine;
 use portolan::kernel::state::GameState;
+use portolan::kernel::value::Value;
 use portolan::load::{Request, load};
 use portolan::sim::{self, Run};
 use std::fs;
@@ -504,14 +505,43 @@ fn a_clone_sees_its_own_variables_after_a_sibling_changed_them() {
     let state = engine.new_game(1).expect("a game starts");
     // Another game moves the mirror away, so the first clone loads it.
     engine.new_game(2).expect("a game starts");
-    let v = |s: &GameState, name: &str| format!("{:?}", s.vars().get(name));
+    let v = |s: &GameState, name: &str| s.vars().get(name).cloned();
+    assert_eq!(v(&state, "v1"), Some(Value::Int(1)));
     let mut first = state.clone();
     engine.apply(&mut first, Action::Choice(0)).unwrap();
-    assert_eq!(v(&first, "v1"), v(&state, "v1").replace('1', "101"));
+    assert_eq!(v(&first, "v1"), Some(Value::Int(101)));
     let mut second = state.clone();
     engine.apply(&mut second, Action::Choice(1)).unwrap();
-    assert_eq!(v(&second, "v2"), v(&state, "v1").replace('1', "10"));
+    assert_eq!(v(&second, "v2"), Some(Value::Int(10)));
     // And back to the first clone, which the mirror no longer holds.
     engine.apply(&mut first, Action::Choice(1)).unwrap();
-    assert_eq!(v(&first, "v2"), v(&state, "v1").replace('1', "1010"));
+    assert_eq!(v(&first, "v2"), Some(Value::Int(1010)));
+}
+
+#[test]
+fn a_frame_context_holds_named_game_values_however_it_is_read() {
+    // A plain table is read raw, one with a metatable through the
+    // sandbox's `next`: both refuse what a game variable cannot hold.
+    let p = probe(&probe_rules(
+        "local function refused(ctx, wanted)\n\
+           local ok, err = pcall(game.push_phase, 'play', 'one', ctx)\n\
+           assert(not ok and tostring(err):find(wanted, 1, true), tostring(err))\n\
+         end\n\
+         local function both(ctx, wanted)\n\
+           refused(ctx, wanted)\n\
+           refused(setmetatable(ctx, {}), wanted)\n\
+         end",
+        "(function()\n\
+           both({ [1] = 'a' }, 'variable names are strings, not integer')\n\
+           both({ [true] = 1 }, 'variable names are strings, not boolean')\n\
+           both({ a = {} }, 'not table')\n\
+           both({ a = print }, 'not function')\n\
+           both({ a = 0 / 0 }, 'not number')\n\
+           both({ a = 1.5 }, 'not number')\n\
+           both({ a = coroutine.create(print) }, 'not thread')\n\
+           return 1\n\
+         end)()",
+    ));
+    let engine = load_probe(&p).expect("the package loads");
+    play_out(&engine).expect("each context is refused with a Lua error");
 }

@@ -155,8 +155,8 @@ impl GameState {
         &self.vars
     }
 
-    /// The game's variables, to change: any change made here is seen by the
-    /// Lua host's next call (its cache is dropped).
+    /// The game's variables, to change: they take a new stamp, so the Lua
+    /// host's mirror of them is loaded again before its next call.
     pub fn vars_mut(&mut self) -> &mut Vars {
         self.vars_stamp = VarsStamp::default();
         &mut self.vars

@@ -9,6 +9,7 @@ use super::native::{ApiError, Args, Native, with_quick_path};
 use super::natives;
 use crate::kernel::dice::DiceExpr;
 use crate::kernel::event::Event;
+use crate::kernel::game::Game;
 use crate::kernel::state::GameState;
 use mlua::Lua;
 
@@ -94,10 +95,13 @@ static ON: Native = Native {
         for k in 0..pairs {
             modifier = modifier.saturating_add(a.opt_int(3 + 2 * k)?.unwrap_or(0));
         }
-        link.with_state(|_, s| {
-            let (natural, faces) = roll(link, s, &table.dice);
-            let (read, row) = table.read(natural.saturating_add(modifier));
-            link.row_read(index, row);
+        link.with_state(|game, s| {
+            let TableRoll {
+                natural,
+                faces,
+                read,
+                row,
+            } = roll_on(link, game, s, index, modifier);
             if let Some(dice) = faces {
                 let modifiers = sources(a, pairs)?;
                 s.record(|| Event::TableRoll {
@@ -149,6 +153,30 @@ static RANDOM: Native = Native {
     },
 };
 
+/// A roll on a dice table: the unmodified roll (with each die when the
+/// game is narrated), the total read after clamping, and the row (none in
+/// a gap between rows).
+struct TableRoll {
+    natural: i64,
+    faces: Option<Vec<u32>>,
+    read: i64,
+    row: Option<usize>,
+}
+
+/// Rolls on dice table `index` with `modifier`, counting the row read.
+fn roll_on(link: &Link, game: &Game, s: &mut GameState, index: usize, modifier: i64) -> TableRoll {
+    let table = &game.dice_tables[index];
+    let (natural, faces) = roll(link, s, &table.dice);
+    let (read, row) = table.read(natural.saturating_add(modifier));
+    link.row_read(index, row);
+    TableRoll {
+        natural,
+        faces,
+        read,
+        row,
+    }
+}
+
 /// Rolls `dice`; keeps each die only when the game is narrated.
 fn roll(link: &Link, s: &mut GameState, dice: &DiceExpr) -> (i64, Option<Vec<u32>>) {
     if link.narrating() {
@@ -184,7 +212,7 @@ fn sources(a: &Args, pairs: usize) -> Result<Vec<(String, i64)>, ApiError> {
     Ok(out)
 }
 
-fn no_table(game: &crate::kernel::game::Game, name: &str) -> ApiError {
+fn no_table(game: &Game, name: &str) -> ApiError {
     let names = game.dice_tables.iter().map(|t| t.name.as_str());
     ApiError(format!(
         "no dice table '{name}': {} (a dice table is an entry of `tables:` with `dice` and `rows`)",

@@ -74,10 +74,10 @@ static LIST: Native = Native {
             // `rules.evaluate` lists a faction's pieces for every move it
             // weighs).
             out.ints(
-                (1..)
+                s.piece_ids()
                     .zip(s.pieces())
                     .filter(|(_, p)| keep(p))
-                    .map(|(id, _)| id),
+                    .map(|(id, _)| lua_piece(id)),
             );
             Ok(())
         })

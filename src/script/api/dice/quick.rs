@@ -74,7 +74,7 @@ unsafe fn quick_roll(l: *mut ffi::lua_State, link: &Link) -> Option<i64> {
         }
         let address = ffi::lua_tolstring(l, 1, std::ptr::null_mut()) as usize;
         let dice = link.known()?.dice(address)?;
-        kernel(|| link.with_state(|_, s| Ok(dice.roll(&mut s.rng))))
+        kernel(|| link.with_state(|_, s| Ok(super::roll(link, s, &dice).0)))
     }
 }
 
@@ -112,11 +112,8 @@ unsafe fn quick_on(l: *mut ffi::lua_State, link: &Link) -> Option<(Option<c_int>
         }
         kernel(|| {
             link.with_state(|game, s| {
-                let table = &game.dice_tables[index];
-                let natural = table.dice.roll(&mut s.rng);
-                let (read, row) = table.read(natural.saturating_add(modifier));
-                link.row_read(index, row);
-                Ok((row.map(|r| link.row(index, r)), read, natural))
+                let t = super::roll_on(link, game, s, index, modifier);
+                Ok((t.row.map(|r| link.row(index, r)), t.read, t.natural))
             })
         })
     }
