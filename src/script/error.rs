@@ -102,9 +102,19 @@ impl ScriptError {
     /// digging through the wrappers mlua adds when an error crosses a Rust
     /// callback (such as `require` loading a module that fails).
     pub(crate) fn from_lua(err: &mlua::Error, memory_limit: usize) -> Self {
+        match Self::converted(err, memory_limit) {
+            Self::Runtime { message, traceback } => Self::Runtime {
+                message: placed(message, traceback.as_deref()),
+                traceback,
+            },
+            other => other,
+        }
+    }
+
+    fn converted(err: &mlua::Error, memory_limit: usize) -> Self {
         use mlua::Error as E;
         match err {
-            E::CallbackError { traceback, cause } => match Self::from_lua(cause, memory_limit) {
+            E::CallbackError { traceback, cause } => match Self::converted(cause, memory_limit) {
                 Self::Runtime {
                     message,
                     traceback: None,
@@ -114,7 +124,7 @@ impl ScriptError {
                 },
                 other => other,
             },
-            E::WithContext { context, cause } => match Self::from_lua(cause, memory_limit) {
+            E::WithContext { context, cause } => match Self::converted(cause, memory_limit) {
                 Self::Runtime { message, traceback } => Self::Runtime {
                     message: format!("{context}: {message}"),
                     traceback,
@@ -150,6 +160,57 @@ impl ScriptError {
             },
         }
     }
+}
+
+/// The chunk name of the sandbox's own Lua: never where a package's
+/// mistake is.
+const PRELUDE: &str = "[sandbox prelude]";
+
+/// `message` with the package file and line the error came from in front.
+///
+/// Lua places an error only when its value is a string raised at a level
+/// that names a Lua function: `error(nil)`, `error({})` or `error(s, 0)`
+/// have no place, and an error raised by a C function the sandbox wraps
+/// (`string.rep`, `table.move`) is placed in the wrapper. The traceback
+/// still holds the place: its first line in a package file.
+fn placed(message: String, traceback: Option<&str>) -> String {
+    if location_prefix(&message).is_some_and(|chunk| chunk != PRELUDE) {
+        return message;
+    }
+    let Some(place) = traceback.and_then(first_package_line) else {
+        return message;
+    };
+    let message = match location_prefix(&message) {
+        Some(_) => message.split_once(": ").map_or("", |(_, rest)| rest),
+        None if message == "nil" => {
+            "error(nil): the script raised an error with no message; \
+             give error() a text that says what went wrong"
+        }
+        None => &message,
+    };
+    format!("{place}: {message}")
+}
+
+/// The chunk name of a `chunk:line:` at the start of a message.
+fn location_prefix(message: &str) -> Option<&str> {
+    let (chunk, rest) = message.split_once(':')?;
+    let (line, _) = rest.split_once(':')?;
+    (!chunk.is_empty() && !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()))
+        .then_some(chunk)
+}
+
+/// The first `file:line` of a traceback that is in a package file, not in
+/// a C function or the sandbox's prelude.
+fn first_package_line(traceback: &str) -> Option<&str> {
+    traceback.lines().find_map(|line| {
+        let line = line.trim_start();
+        let chunk = location_prefix(line)?;
+        if chunk.starts_with('[') {
+            return None;
+        }
+        let end = line.find(": ")?;
+        Some(&line[..end])
+    })
 }
 
 fn on_next_line(text: &Option<String>) -> String {

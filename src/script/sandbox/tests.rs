@@ -9,6 +9,7 @@ use crate::script::package::PackageFiles;
 
 mod confinement;
 mod limits;
+mod places;
 
 /// Small, so the timeout tests stay fast.
 const BUDGET: Duration = Duration::from_millis(50);
