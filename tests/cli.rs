@@ -1061,3 +1061,34 @@ fn lua_pairs_order_is_the_same_in_every_process() {
     };
     assert_eq!(order(), order());
 }
+
+#[test]
+fn a_failing_status_hook_makes_a_command_file_fail() {
+    let copy = PackageCopy::new();
+    let rules = copy.read("rules.lua");
+    copy.write(
+        "rules.lua",
+        &format!("{rules}\nfunction rules.status()\n  error(nil)\nend\n"),
+    );
+    let file = commands("board\n");
+    let o = portolan(&[
+        "play",
+        copy.root.to_str().unwrap(),
+        "--seed",
+        "5",
+        "--commands",
+        file.path().to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let errors = stderr(&o);
+    assert!(
+        errors.contains("commands failed") && errors.contains("(the opening position)"),
+        "{errors}"
+    );
+    let out = stdout(&o);
+    let line = rules.lines().count() + 3;
+    assert!(
+        out.contains(&format!("rules.lua:{line}: error(nil)")),
+        "the failure names its line:\n{out}"
+    );
+}

@@ -21,10 +21,13 @@ impl Session {
     pub(crate) fn narrate_range(&self, start: usize) -> String {
         let view = self.view();
         let engine = &self.loaded.engine;
-        self.state().events[start..]
+        let events: Vec<_> = self.state().events[start..]
             .iter()
             .filter(|e| view.events.contains(e))
-            .filter_map(|e| narrate::narrate(engine, &view, e))
+            .cloned()
+            .collect();
+        narrate::narrate_all(engine, &view, &events)
+            .iter()
             .map(|l| format!("  {l}\n"))
             .collect()
     }
@@ -51,7 +54,10 @@ impl Session {
         };
         match engine.status_text(self.state(), &viewer_id) {
             Some(Ok(text)) => out += &text,
-            Some(Err(e)) => out += &format!("(rules.status failed: {e})\n"),
+            Some(Err(e)) => {
+                out += &format!("(rules.status failed: {e})\n");
+                self.mark_failed();
+            }
             None => {}
         }
         if let Some(o) = &self.state().result {

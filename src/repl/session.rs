@@ -14,6 +14,7 @@ use crate::load::{Loaded, Request, load};
 use crate::repl::escape::for_terminal;
 use crate::repl::line::{Kept, Line};
 use crate::repl::{commands, confirm, reload};
+use std::cell::Cell;
 use std::collections::BTreeMap;
 
 /// Who plays a seat.
@@ -46,7 +47,8 @@ impl Seat {
 pub struct Reply {
     pub text: String,
     pub quit: bool,
-    /// The command failed, or a bot's move failed while it ran: a command
+    /// The command failed, or a bot's move or a rules hook (`rules.status`)
+    /// failed while it ran: a command
     /// file that meets one ends with a failure status.
     pub failed: bool,
     /// Hot-seat: hand the terminal to this player (clear the screen and
@@ -90,8 +92,10 @@ pub struct Session {
     pub(crate) question: Option<confirm::Question>,
     /// The command being run may drop an unsaved game (the user said yes).
     pub(crate) discarding: bool,
-    /// A bot's move failed since the last reply.
-    failed: bool,
+    /// A bot's move or a rules hook the screen calls (`rules.status`)
+    /// failed since the last reply. A cell, because drawing the screen
+    /// (which only reads the game) is where a failing hook is found.
+    failed: Cell<bool>,
     pub(crate) seed: u64,
     /// How many events have been narrated already.
     pub(crate) shown: usize,
@@ -150,7 +154,7 @@ impl Session {
             peeking: false,
             question: None,
             discarding: false,
-            failed: false,
+            failed: Cell::new(false),
             seed,
             shown: 0,
             colour: false,
@@ -250,8 +254,8 @@ impl Session {
             reply.text += &format!("error: {e}\n");
             reply.failed = true;
         }
-        reply.failed |= std::mem::take(&mut self.failed);
         self.follow_the_turn(events_before, &mut reply);
+        reply.failed |= self.failed.take();
         reply.text = for_terminal(&reply.text, self.colour);
         if let Some((who, text)) = &mut reply.pass {
             *who = for_terminal(who, false);
@@ -260,10 +264,16 @@ impl Session {
         reply
     }
 
-    /// Whether a bot's move failed since the last command (the opening
-    /// screen's bots play before any command).
+    /// A rules hook the screen calls failed: the command that drew the
+    /// screen counts as failed, so a command file ends with a failure status.
+    pub(crate) fn mark_failed(&self) {
+        self.failed.set(true);
+    }
+
+    /// Whether a bot's move or a rules hook failed since the last command
+    /// (the opening screen's bots play before any command).
     pub fn take_failed(&mut self) -> bool {
-        std::mem::take(&mut self.failed)
+        self.failed.take()
     }
 
     /// Moves the screen to whoever decides now. In hot-seat play that is a
@@ -324,7 +334,7 @@ impl Session {
         let mut out = self.narrate_new();
         if let Some(e) = error {
             out += &format!("error: {e}\n");
-            self.failed = true;
+            self.failed.set(true);
         }
         out += &self.status();
         out
