@@ -885,3 +885,41 @@ fn whole_games_between_bots_reach_an_end() {
         );
     }
 }
+
+#[test]
+fn the_log_names_a_prize_under_the_side_that_owned_it_then() {
+    use portolan::kernel::event::Event;
+    use portolan::repl::narrate::narrate_all;
+    let e = engine();
+    let mut s = meeting(&e, &[70, 3, 1]);
+    let cierva = ship(&e, &s, "Cierva");
+    let (d3, b3) = (place(&e, "d3"), place(&e, "battle.b3"));
+    s.set_location(cierva, b3);
+    let s = play(&e, &s, "Hind moves 0");
+    let mut s = play(&e, &s, "Cierva holds fire");
+    s.narrated = true;
+    s.rng.force([99, 60, 50, 1, 1, 50, 1, 1]);
+    let won = play(&e, &s, "Hind boards Cierva");
+    assert_eq!(won.piece(cierva).owner, Some(player(&e, "a")));
+    let taken: Vec<Event> = won
+        .events
+        .iter()
+        .filter(|ev| matches!(ev, Event::OwnerChanged { piece, .. } if *piece == cierva))
+        .cloned()
+        .collect();
+    assert_eq!(taken.len(), 1, "the capture is recorded: {:?}", won.events);
+    // Cierva's sail before the battle, then the capture, then a sail after.
+    let (Location::Space(from), Location::Space(to)) = (d3, b3) else {
+        panic!("boxes are spaces")
+    };
+    let sail = Event::Moved {
+        piece: cierva,
+        from,
+        to,
+    };
+    let log = [sail.clone(), taken[0].clone(), sail];
+    let view = View::new(&e.game, &won, Viewer::All);
+    let lines = narrate_all(&e, &view, &log);
+    assert!(lines[0].starts_with("Side B Third moved"), "{lines:?}");
+    assert!(lines[1].starts_with("Side A Third moved"), "{lines:?}");
+}

@@ -89,5 +89,13 @@ pub enum Event {
         text: String,
         to: u8,
     },
+    /// A piece changed hands (a prize taken). The log names each piece by
+    /// the owner it had when the event happened, and rewinds ownership by
+    /// these, so a capture does not rewrite the history before it.
+    OwnerChanged {
+        piece: PieceId,
+        from: Option<PlayerId>,
+        to: Option<PlayerId>,
+    },
     Finished(Outcome),
 }

@@ -284,6 +284,14 @@ impl GameState {
     }
 
     pub fn set_owner(&mut self, id: PieceId, owner: Option<PlayerId>) {
+        let from = self.pieces[id.0 as usize].owner;
+        if from != owner {
+            self.record(|| Event::OwnerChanged {
+                piece: id,
+                from,
+                to: owner,
+            });
+        }
         for list in &mut self.occupancy.owned {
             list.retain(|&p| p != id);
         }

@@ -20,6 +20,28 @@ pub fn piece_name(engine: &Engine, view: &View, id: PieceId) -> String {
     }
 }
 
+/// Events in words, each naming its pieces' owners as they were when it
+/// happened: `view` holds the owners of now, and the ownership changes in
+/// `events` are wound back first, so a ship taken as a prize keeps its
+/// earlier moves under its first owner.
+pub fn narrate_all(engine: &Engine, view: &View, events: &[Event]) -> Vec<String> {
+    let mut then = view.clone();
+    for e in events.iter().rev() {
+        if let Event::OwnerChanged { piece, from, .. } = e {
+            then.pieces[piece.0 as usize].owner = *from;
+        }
+    }
+    events
+        .iter()
+        .filter_map(|e| {
+            if let Event::OwnerChanged { piece, to, .. } = e {
+                then.pieces[piece.0 as usize].owner = *to;
+            }
+            narrate(engine, &then, e)
+        })
+        .collect()
+}
+
 /// One event in words; `None` for events not worth a line.
 pub fn narrate(engine: &Engine, view: &View, event: &Event) -> Option<String> {
     let g = &engine.game;
@@ -105,6 +127,8 @@ pub fn narrate(engine: &Engine, view: &View, event: &Event) -> Option<String> {
         } => table_roll(engine, table, dice, *natural, modifiers, *read, *row),
         Event::Text { text, .. } => text.clone(),
         Event::Finished(o) => format!("Game over: {} ({})", result(g, o), o.reason),
+        // The rules say in their own words how a piece changed hands.
+        Event::OwnerChanged { .. } => return None,
     })
 }
 

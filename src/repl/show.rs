@@ -3,7 +3,7 @@
 
 use crate::files::write_atomic;
 use crate::kernel::piece::{Location, PieceId};
-use crate::repl::narrate::{narrate, piece_name};
+use crate::repl::narrate::{narrate_all, piece_name};
 use crate::repl::session::Session;
 use std::fmt::Write;
 
@@ -93,11 +93,7 @@ pub fn log(s: &Session, arg: &str) -> Result<String, String> {
             .map_err(|_| format!("'log {arg}': give a number of events"))?
     };
     let view = s.view();
-    let lines: Vec<String> = view
-        .events
-        .iter()
-        .filter_map(|e| narrate(&s.loaded.engine, &view, e))
-        .collect();
+    let lines = narrate_all(&s.loaded.engine, &view, &view.events);
     if lines.is_empty() {
         return Ok("nothing has happened yet\n".into());
     }
