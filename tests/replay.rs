@@ -132,3 +132,66 @@ fn a_broken_save_is_one_diverged_line_among_the_others() {
     );
     assert!(lines[1].contains("not a Portolan save"), "{text}");
 }
+
+/// The stock rules (no `--rules`), as a new user runs them.
+fn stock(args: &[&str], stdin: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_portolan"))
+        .args(args)
+        .env_remove("PORTOLAN_RULES")
+        .env_remove("PORTOLAN_SCENARIOS")
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Rules that write narration into the game's variables (the solitaire
+/// game's sheet notes) recorded a save whose positions a quiet replay
+/// never reached: `replay` replays as the game was played, narrated.
+#[test]
+fn a_narrated_solitaire_save_replays_the_same() {
+    let saves = tempfile::tempdir().unwrap();
+    let solo = saves.path().join("solo.json");
+    let fleet = saves.path().join("fleet.json");
+    let play = |args: &[&str], stdin: String| {
+        let out = stock(args, &stdin);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    };
+    play(
+        &["play", "solo-convoy", "--seed", "9"],
+        format!("5\n5\nsave {}\n", solo.display()),
+    );
+    play(
+        &[
+            "play",
+            "treasure-fleet",
+            "--seed",
+            "3",
+            "--seat",
+            "a=random",
+        ],
+        format!("save {}\n", fleet.display()),
+    );
+    let out = stock(&["replay", saves.path().to_str().unwrap()], "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(text.matches("same positions").count(), 2, "{text}");
+}

@@ -82,7 +82,10 @@ fn try_replay(catalog: &Catalog, path: &Path) -> Result<Verdict, String> {
     let overlays = saved_overlays(&file, &package, &[])?;
     let engine = build(&package, scenario.as_ref(), &file.options, &overlays)
         .map_err(|e| format!("the rules do not load: {e}"))?;
-    engine.set_narration(false);
+    // Replayed narrated, as the game was played and its positions recorded:
+    // rules may keep narration in the state (the solitaire game's sheet
+    // notes are variables), and a quiet replay would never reach them.
+    engine.set_narration(true);
     let recorded = recorded_steps(&file)?;
     let checked = recorded.is_some();
     let steps = recorded.unwrap_or_else(|| {
