@@ -997,3 +997,67 @@ fn the_end_names_the_zone_as_the_data_does() {
     assert!(out.contains("Merchant reached the far row"), "{out}");
     assert!(!out.contains("far_row"), "{out}");
 }
+
+/// Every action as `moves` lists it can be typed back as listed, in every
+/// stock game: the listed text names exactly that action, and typing one
+/// plays it (`no option`, the solitaire game's action, is not taken for
+/// an answer to a question).
+#[test]
+fn every_listed_move_is_accepted_as_typed() {
+    let games: [(&str, &[&str]); 4] = [
+        ("med-convoy", &["blue", "red"]),
+        ("mediterranea", &["white", "yellow", "green", "orange"]),
+        ("solo-convoy", &["convoy"]),
+        ("treasure-fleet", &["a", "b"]),
+    ];
+    for (game, players) in games {
+        let request = Request {
+            target: game.into(),
+            options: vec![],
+            overlays: vec![],
+        };
+        let seats: Vec<(String, Seat)> = players
+            .iter()
+            .map(|p| (p.to_string(), Seat::Human))
+            .collect();
+        let mut session = Session::start(Catalog::embedded(), request, Some(3), &seats)
+            .unwrap_or_else(|e| panic!("{game}: {e}"));
+        session.welcome();
+        for ply in 0..15 {
+            if session.state().result.is_some() {
+                break;
+            }
+            let listed = session.execute("moves").text;
+            let moves: Vec<&str> = listed
+                .lines()
+                .filter_map(|l| l.trim_start().split_once(". "))
+                .filter(|(n, _)| n.parse::<usize>().is_ok())
+                .map(|(_, notation)| notation)
+                .collect();
+            assert!(!moves.is_empty(), "{game}: no moves listed:\n{listed}");
+            let mut seen = Vec::new();
+            for &notation in &moves {
+                let action = portolan::repl::play::listed(&session, notation)
+                    .unwrap_or_else(|| panic!("{game}: '{notation}' is listed but not typed"));
+                assert!(
+                    !seen.contains(&action),
+                    "{game}: two listed moves read as one: '{notation}'"
+                );
+                seen.push(action);
+            }
+            // The last listed move every other ply (the solitaire game's
+            // `no option`), another one between.
+            let typed = match ply % 2 {
+                0 => moves[moves.len() - 1],
+                _ => moves[(ply * 7) % moves.len()],
+            };
+            let before = session.state().log.len();
+            let reply = session.execute(typed);
+            assert!(!reply.failed, "{game}: '{typed}' failed:\n{}", reply.text);
+            assert!(
+                session.state().log.len() > before,
+                "{game}: '{typed}' did not play"
+            );
+        }
+    }
+}

@@ -207,7 +207,7 @@ pub const ALIASES: &[&str] = &["?", "exit", "autoplace", "yes", "no"];
 /// Runs one command line: the reply to print, whether it failed, and any
 /// question to ask at once.
 pub fn execute(s: &mut Session, line: &str) -> Reply {
-    let word = command_word(line);
+    let word = command_word(s, line);
     // A reload waiting for its choice is dropped by anything that changes
     // the game (its replay would be stale); looking around keeps it.
     const LOOKING: &[&str] = &[
@@ -230,21 +230,21 @@ pub fn execute(s: &mut Session, line: &str) -> Reply {
         "sheet",
         "map",
     ];
-    if !LOOKING.contains(&word.as_str()) {
+    if !word.as_deref().is_some_and(|w| LOOKING.contains(&w)) {
         s.pending = None;
     }
     // A question is answered by the next command, or dropped by it.
-    if word != "yes" && word != "no" {
+    if !matches!(word.as_deref(), Some("yes" | "no")) {
         s.question = None;
     }
-    if matches!(word.as_str(), "quit" | "exit") {
+    if matches!(word.as_deref(), Some("quit" | "exit")) {
         return Reply {
             quit: true,
             ..Reply::default()
         };
     }
     let result = run(s, line);
-    let ask = if word == "reload" && s.pending.is_some() {
+    let ask = if word.as_deref() == Some("reload") && s.pending.is_some() {
         Some(Ask {
             prefix: "reload".into(),
             question: "keep, truncate or restart? ".into(),
@@ -265,17 +265,27 @@ pub fn execute(s: &mut Session, line: &str) -> Reply {
     }
 }
 
-/// The command word of a line, in lower case.
-fn command_word(line: &str) -> String {
-    line.split_whitespace()
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase()
+/// The command word of a line, in lower case; none when the line is a
+/// legal action exactly as `moves` lists it. Every listed action can be
+/// typed as listed, even one that starts with a command's word (the
+/// solitaire game's `no option` is an action, not an answer).
+fn command_word(s: &Session, line: &str) -> Option<String> {
+    if play::listed(s, line).is_some() {
+        return None;
+    }
+    Some(
+        line.split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase(),
+    )
 }
 
 /// Dispatches a command line to its implementation.
 pub fn run(s: &mut Session, line: &str) -> Result<String, String> {
-    let word = command_word(line);
+    let Some(word) = command_word(s, line) else {
+        return play::action(s, line);
+    };
     let rest = line
         .split_once(char::is_whitespace)
         .map_or("", |(_, r)| r.trim());

@@ -56,6 +56,18 @@ pub fn moves(s: &Session) -> String {
         .collect()
 }
 
+/// The legal action whose notation, as `moves` lists it, is `line`
+/// (ignoring case and the spaces around it).
+pub fn listed(s: &Session, line: &str) -> Option<Action> {
+    let line = line.trim();
+    let engine = &s.loaded.engine;
+    let mut legal = Vec::new();
+    engine.legal_actions(s.state(), &mut legal);
+    legal
+        .into_iter()
+        .find(|&a| engine.notation(s.state(), a).eq_ignore_ascii_case(line))
+}
+
 /// An action typed by number or notation, by the human whose turn it is.
 pub fn action(s: &mut Session, line: &str) -> Result<String, String> {
     let Some(player) = s.loaded.engine.to_move(s.state()) else {
