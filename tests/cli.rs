@@ -1092,3 +1092,18 @@ fn a_failing_status_hook_makes_a_command_file_fail() {
         "the failure names its line:\n{out}"
     );
 }
+
+#[test]
+fn a_scenario_typo_is_the_only_error_reported() {
+    let text = "game: med-convoy\ntitle: Typo\ndescriptoin: one key misspelt\noverrides:\n  pieces:\n    kinds:\n      Destroyer: { short: No }\n";
+    let (dir, file) = scenario("typo", text);
+    assert_scenario_fails(dir.path(), &file, "typo", "unknown key 'descriptoin'");
+    let o = portolan(&["check", file.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(
+        err.lines().filter(|l| l.contains("typo.yaml")).count(),
+        1,
+        "{err}"
+    );
+    assert!(!err.contains("span-aware"), "{err}");
+}

@@ -45,25 +45,77 @@ pub enum Fault {
 
 /// Reads a tree as `T`, or lists its problems in the order found, at
 /// most [`MAX_PROBLEMS`].
-pub fn read<T: DeserializeOwned>(mut tree: Json) -> Result<T, Vec<Problem>> {
-    let mut next = match attempt::<T>(&tree) {
-        Ok(value) => return Ok(value),
-        Err(problem) => Some(problem),
-    };
+pub fn read<T: DeserializeOwned>(tree: Json) -> Result<T, Vec<Problem>> {
+    read_as_written(tree, |_| None)
+}
+
+/// [`read`], for a tree read from YAML text: `written(path)` gives the
+/// plain scalar written at a path (`No`, `007`). Where the schema wants
+/// text, a scalar YAML would read as a boolean or a number is the text as
+/// written, as the YAML library reads it into a text field (`short: No`
+/// is the Norsemen's letter, not `false`).
+pub fn read_as_written<T: DeserializeOwned>(
+    mut tree: Json,
+    written: impl Fn(&[String]) -> Option<String>,
+) -> Result<T, Vec<Problem>> {
     let mut found: Vec<Problem> = Vec::new();
-    while let Some(problem) = next.take() {
+    // Each pass mends one spot, and a spot is mended once.
+    for _ in 0..4 * MAX_PROBLEMS {
+        let problem = match attempt::<T>(&tree) {
+            Ok(value) if found.is_empty() => return Ok(value),
+            Ok(_) => break,
+            Err(problem) => problem,
+        };
+        if let Some(text) = text_as_written(&tree, &problem, &written) {
+            put(&mut tree, &problem.path, Some(Json::String(text)));
+            continue;
+        }
+        if read_only_from_yaml(&problem) {
+            put(&mut tree, &problem.path, None);
+            continue;
+        }
         if found.len() >= MAX_PROBLEMS || found.contains(&problem) {
             break;
         }
         let mended = mend::<T>(&mut tree, &problem);
         found.push(problem);
-        match mended {
-            Some(after) => next = after,
-            None => break,
+        if mended.is_none() {
+            break;
         }
     }
     Err(found)
 }
+
+/// The text written where the schema wants text and the tree holds the
+/// boolean or number YAML read there.
+fn text_as_written(
+    tree: &Json,
+    problem: &Problem,
+    written: impl Fn(&[String]) -> Option<String>,
+) -> Option<String> {
+    let Fault::WrongValue { expected, .. } = &problem.fault else {
+        return None;
+    };
+    if in_words(expected) != "text" {
+        return None;
+    }
+    match node(tree, &problem.path)? {
+        Json::Bool(_) => written(&problem.path),
+        Json::Number(n) => written(&problem.path).or_else(|| Some(n.to_string())),
+        _ => None,
+    }
+}
+
+/// A value only the YAML library can read (a part of a scenario kept with
+/// the positions of its keys, to place later errors): plain data cannot
+/// stand for it, so reading on plain data skips it. It was read from the
+/// file before, so it is not where the author's mistake is.
+fn read_only_from_yaml(problem: &Problem) -> bool {
+    matches!(&problem.fault, Fault::WrongValue { expected, .. } if expected == SPANNED)
+}
+
+/// What serde says a value kept with its positions expects.
+const SPANNED: &str = "a span-aware newtype wrapper";
 
 /// Mends the tree at a problem with the first edit that moves the reading
 /// past it; returns the next problem (`Some(None)`: none left), or `None`
@@ -359,7 +411,13 @@ pub fn in_words(expected: &str) -> String {
         e if e.starts_with("an array of length ") => {
             return format!("a list of {}", &e["an array of length ".len()..]);
         }
-        e => e,
+        e if e.starts_with("a tuple of size ") => {
+            return format!("a list of {}", &e["a tuple of size ".len()..]);
+        }
+        e if e.starts_with("enum ") || e.contains("variant") => "one of the words allowed here",
+        SPANNED => "a mapping (key: value)",
+        // serde's other names are a library's words, not the file's.
+        _ => "a value of another kind (see docs/game-yaml.md)",
     };
     words.to_string()
 }

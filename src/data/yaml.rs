@@ -45,7 +45,14 @@ pub fn parse<T: DeserializeOwned>(file: &str, text: &str) -> Result<T, DataError
         // Not YAML at all: that is the one thing to fix first.
         Err(syntax) => return Err(yaml_error(file, text, &syntax).into()),
     };
-    let problems = schema::read::<T>(outline.to_json())
+    let written = |path: &[String]| {
+        let path = || path.iter().map(String::as_str);
+        outline.has(path()).then(|| {
+            let (line, col) = outline.find_at(path())?;
+            Some(scalar_at(text, line, col).to_string())
+        })?
+    };
+    let problems = schema::read_as_written::<T>(outline.to_json(), written)
         .err()
         .unwrap_or_default();
     let mut errors = placed(problems, |path, key| {
@@ -300,6 +307,18 @@ mod tests {
                 "g/game.yaml:12:1: unknown key 'bar': did you mean 'board'? (allowed here: id, title, summary, players, first_player, board, pieces, pools, zones, phases, flow, victory, tables, options, scripts, vars, max_plies)",
             ]
         );
+    }
+
+    #[test]
+    fn text_written_as_yes_no_or_a_number_is_text_beside_another_error() {
+        // The stock Norsemen are `short: No`: a typo elsewhere must not
+        // make it a boolean that the schema refuses.
+        let text = format!(
+            "{GAME}pieces:\n  kinds:\n    Norsemen: {{ short: No }}\n    Ship: {{ short: 7 }}\nmax_plie: 3\n"
+        );
+        let got = errors(&text);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].contains("unknown key 'max_plie'"), "{got:?}");
     }
 
     #[test]
