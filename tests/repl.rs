@@ -1061,3 +1061,25 @@ fn every_listed_move_is_accepted_as_typed() {
         }
     }
 }
+
+/// Hints point somewhere: the nearest names rather than a count, a swapped
+/// pair of letters is one typo, an empty list says so, and a typo is a
+/// typo whoever is to move.
+#[test]
+fn messages_name_what_was_meant() {
+    let (out, _) = play_failing(
+        &["mediterranea", "--seed", "1", "--seat", "white=random"],
+        "help xyzzy\nshow Atlantis\nswitch nowhere\nMacedno\nshwo\n",
+    );
+    let help = reply(&out, "help xyzzy");
+    assert!(help.contains("the nearest of the 2"), "{help}");
+    let show = reply(&out, "show Atlantis");
+    assert!(
+        show.contains("the nearest of the") && !show.contains("see the file"),
+        "{show}"
+    );
+    assert!(reply(&out, "switch nowhere").contains("there are none"));
+    assert!(reply(&out, "Macedno").contains("did you mean 'Macedon'?"));
+    // The game is over (every seat is a bot): still a typo, not the bots.
+    assert!(reply(&out, "shwo").contains("did you mean 'show'?"));
+}

@@ -87,34 +87,73 @@ impl From<DataError> for DataErrors {
 /// every known name would take minutes.
 const MAX_SUGGESTED_LEN: usize = 64;
 
-/// "did you mean" help: the known names closest to a misspelt one.
+/// The most names a hint lists in full; of more, it names the nearest.
+const MAX_LISTED: usize = 12;
+
+/// "did you mean" help: the known name closest to a misspelt one; else
+/// the known names, or the nearest of them when there are many (never a
+/// count that points nowhere), or that there are none.
 pub fn suggest<'a>(wrong: &str, known: impl IntoIterator<Item = &'a str>) -> String {
     let known: Vec<&str> = known.into_iter().collect();
-    let wrong_l = wrong.to_ascii_lowercase();
-    let limit = 2.max(wrong.len() / 3);
-    let near = known
+    if known.is_empty() {
+        return "there are none".into();
+    }
+    let comparable = wrong.len() <= MAX_SUGGESTED_LEN;
+    let wrong_l = if comparable {
+        wrong.to_ascii_lowercase()
+    } else {
+        String::new()
+    };
+    let mut by_distance: Vec<(usize, &str)> = known
         .iter()
-        .filter(|k| wrong.len() <= MAX_SUGGESTED_LEN && k.len().abs_diff(wrong.len()) <= limit)
-        .map(|k| (edit_distance(&wrong_l, &k.to_ascii_lowercase()), *k))
-        .filter(|(d, _)| *d <= limit)
-        .min();
-    match near {
-        Some((_, best)) => format!("did you mean '{}'?", echo(best)),
-        None if known.len() <= 12 => format!("known: {}", echo(&known.join(", "))),
-        None => format!("{} are known; see the file for the list", known.len()),
+        .map(|k| {
+            let d = if comparable {
+                edit_distance(&wrong_l, &k.to_ascii_lowercase())
+            } else {
+                usize::MAX
+            };
+            (d, *k)
+        })
+        .collect();
+    by_distance.sort();
+    let limit = 2.max(wrong.len() / 3);
+    match by_distance[0] {
+        (d, best) if d <= limit => format!("did you mean '{}'?", echo(best)),
+        _ if known.len() <= MAX_LISTED => format!("known: {}", echo(&known.join(", "))),
+        _ => {
+            let nearest: Vec<&str> = by_distance[..MAX_LISTED / 2]
+                .iter()
+                .map(|(_, k)| *k)
+                .collect();
+            format!(
+                "the nearest of the {} known: {}",
+                known.len(),
+                echo(&nearest.join(", "))
+            )
+        }
     }
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
+/// Edit distance with transpositions (optimal string alignment): a
+/// swapped pair of letters (`Gual` for `Gaul`) is one edit, as a typist
+/// makes it.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    let mut before: Vec<usize> = Vec::new();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
+    for (i, ca) in a.iter().enumerate() {
         let mut cur = vec![i + 1];
         for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+            let mut d = (prev[j] + usize::from(ca != cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+            if i > 0 && j > 0 && *ca == b[j - 1] && a[i - 1] == *cb {
+                d = d.min(before[j - 1] + 1);
+            }
+            cur.push(d);
         }
-        prev = cur;
+        before = std::mem::replace(&mut prev, cur);
     }
     prev[b.len()]
 }
@@ -130,6 +169,19 @@ mod tests {
             "did you mean 'Cruiser'?"
         );
         assert_eq!(suggest("zzz", ["a", "b"]), "known: a, b");
+        assert_eq!(suggest("Gual", ["lua", "Gaul"]), "did you mean 'Gaul'?");
+        assert_eq!(suggest("x", []), "there are none");
+        let many: Vec<String> = (0..30).map(|i| format!("word{i:02}")).collect();
+        let hint = suggest("zzzzzzzzzzzz", many.iter().map(String::as_str));
+        assert!(hint.starts_with("the nearest of the 30 known: "), "{hint}");
+    }
+
+    #[test]
+    fn a_swapped_pair_of_letters_is_one_edit() {
+        assert_eq!(edit_distance("gual", "gaul"), 1);
+        assert_eq!(edit_distance("gual", "lua"), 2);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
     }
 
     #[test]

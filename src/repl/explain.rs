@@ -7,6 +7,7 @@
 //! action, a word of a choice on offer): `cruiser d3` on a cell that is not
 //! open is an illegal action, not an unknown command.
 
+use crate::data::error::edit_distance as distance;
 use crate::kernel::action::Action;
 use crate::kernel::game::PhaseKind;
 use crate::kernel::notation::normalise;
@@ -41,8 +42,8 @@ pub fn not_legal(s: &Session, legal: &[Action], line: &str) -> String {
     if let [one] = starting.as_slice() {
         return format!("'{shown}' is not a whole action; did you mean '{one}'?");
     }
-    if !in_notation(s, word) && word.chars().all(|c| c.is_ascii_alphabetic()) && word.len() > 2 {
-        return unknown_command(word);
+    if let Some(unknown) = misspelt(s, line) {
+        return unknown;
     }
     if let Some(why) = not_now(s, word).or_else(|| set_up_hint(s, &wanted, &notations)) {
         return format!("'{shown}' is not a legal action now: {why}");
@@ -63,17 +64,35 @@ pub fn not_legal(s: &Session, legal: &[Action], line: &str) -> String {
     }
 }
 
-/// A word that is no command and no part of the game's notation.
-fn unknown_command(word: &str) -> String {
-    let hint = crate::data::error::suggest(word, COMMANDS.iter().map(|c| c.name));
+/// The message for a line whose first word is neither a command nor a
+/// word of the game's notation: a misspelt command, space or piece kind.
+/// Asked before anything about whose turn it is, so a typo is answered
+/// as a typo on a bot's turn or after the game.
+pub fn misspelt(s: &Session, line: &str) -> Option<String> {
+    let wanted = normalise(line);
+    let word = wanted.split(' ').next().unwrap_or("");
+    let plain = word.len() > 2 && word.chars().all(|c| c.is_ascii_alphabetic());
+    (plain && !in_notation(s, word)).then(|| unknown_word(s, line.split_whitespace().next()?))?
+}
+
+/// A word that is no command and no part of the game's notation, with the
+/// command, space or piece kind it is closest to.
+fn unknown_word(s: &Session, word: &str) -> Option<String> {
+    let g = &s.loaded.engine.game;
+    let names = COMMANDS
+        .iter()
+        .map(|c| c.name)
+        .chain(g.board.ids().map(|id| g.board.name(id)))
+        .chain(g.kinds.iter().map(|k| k.name.as_str()));
+    let hint = crate::data::error::suggest(word, names);
     let hint = match hint.strip_prefix("did you mean '") {
         Some(rest) if !rest.starts_with(&format!("{word}'")) => format!(": {hint}"),
         _ => String::new(),
     };
-    format!(
-        "unknown command '{}'{hint} ('help' lists the commands)",
+    Some(format!(
+        "unknown command '{}'{hint} ('help' lists the commands, 'moves' the actions)",
         quote(word)
-    )
+    ))
 }
 
 /// Whether a (lower-case) word belongs to the game's notation.
@@ -182,22 +201,4 @@ fn special_names(s: &Session) -> impl Iterator<Item = &str> {
             _ => None,
         })
         .flatten()
-}
-
-/// Edit distance, for suggestions.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur.push(
-                (prev[j] + usize::from(ca != *cb))
-                    .min(prev[j + 1] + 1)
-                    .min(cur[j] + 1),
-            );
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }

@@ -70,6 +70,9 @@ pub fn listed(s: &Session, line: &str) -> Option<Action> {
 
 /// An action typed by number or notation, by the human whose turn it is.
 pub fn action(s: &mut Session, line: &str) -> Result<String, String> {
+    if let Some(unknown) = explain::misspelt(s, line) {
+        return Err(unknown);
+    }
     let Some(player) = s.loaded.engine.to_move(s.state()) else {
         return Err(format!(
             "'{}' is not a command, and the game is over ('help' lists the commands)",
