@@ -13,10 +13,21 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 fn portolan(rules: &Path, args: &[&str], stdin: &str) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_portolan"));
+    command.arg("--rules").arg(rules);
+    run(command, args, stdin)
+}
+
+/// The stock rules (no `--rules`), as a new user runs them.
+fn stock(args: &[&str], stdin: &str) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_portolan"));
+    command.env_remove("PORTOLAN_RULES");
+    run(command, args, stdin)
+}
+
+fn run(mut command: Command, args: &[&str], stdin: &str) -> Output {
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_portolan"))
-        .arg("--rules")
-        .arg(rules)
+    let mut child = command
         .args(args)
         .env_remove("PORTOLAN_SCENARIOS")
         .env("NO_COLOR", "1")
@@ -131,28 +142,6 @@ fn a_broken_save_is_one_diverged_line_among_the_others() {
         "{text}"
     );
     assert!(lines[1].contains("not a Portolan save"), "{text}");
-}
-
-/// The stock rules (no `--rules`), as a new user runs them.
-fn stock(args: &[&str], stdin: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_portolan"))
-        .args(args)
-        .env_remove("PORTOLAN_RULES")
-        .env_remove("PORTOLAN_SCENARIOS")
-        .env("NO_COLOR", "1")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
 }
 
 /// Rules that write narration into the game's variables (the solitaire
