@@ -1107,3 +1107,30 @@ fn a_scenario_typo_is_the_only_error_reported() {
     );
     assert!(!err.contains("span-aware"), "{err}");
 }
+
+/// A scenario's `tables` override may change only what game.yaml declares,
+/// with the same kind of value: a misspelt key would change nothing, and a
+/// word for a number would fail deep in a rule.
+#[test]
+fn a_tables_override_the_game_does_not_declare_is_refused_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mediterranea").join("short.yaml");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &file,
+        "game: mediterranea\ntitle: Short\noverrides:\n  tables:\n    scenario:\n      last_trun: 4\n      first_turn: four\n",
+    )
+    .unwrap();
+    let o = portolan(&["check", file.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.contains("short.yaml:6:7: 'last_trun' is not in the game's tables.scenario")
+            && err.contains("did you mean 'last_turn'?"),
+        "{err}"
+    );
+    assert!(
+        err.contains("short.yaml:7:7: 'first_turn' must be a number as in game.yaml, not text"),
+        "{err}"
+    );
+}

@@ -1,10 +1,11 @@
 //! Scenarios: a game id, options switched on, overrides of the game's data,
 //! an optional seed; a scenario may extend another one.
 
-use crate::data::error::DataErrors;
+use crate::data::error::{DataError, DataErrors, suggest};
 use crate::data::game_file::{GameFile, Ref};
 use crate::data::locate::{Outline, place_in};
 use crate::data::overlay::Overlay;
+use crate::untrusted::echo;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
@@ -116,10 +117,22 @@ pub fn apply_overrides(
         return Ok(game.clone());
     }
     let mut value = serde_json::to_value(game).expect("a game file serializes");
-    for (_, o) in overrides {
-        merge(&mut value, &o.to_json());
-    }
     let mut errors = Vec::new();
+    for (file, o) in overrides {
+        let patch = o.to_json();
+        if let (Some(base), Some(tables)) = (value.get("tables"), patch.get("tables")) {
+            let mut path = vec!["tables".to_string()];
+            for (at, message) in undeclared(base, tables, &mut path) {
+                let (_, place) = place_in(&[(file.clone(), o.clone())], &at, true);
+                errors.push(DataError {
+                    file: file.clone(),
+                    at: place,
+                    message,
+                });
+            }
+        }
+        merge(&mut value, &patch);
+    }
     for overlay in overlays {
         if let Err(e) = overlay.apply(&mut value) {
             errors.extend(e.0);
@@ -135,6 +148,63 @@ pub fn apply_overrides(
             .find_map(|o| o.place(path))
             .unwrap_or_else(|| place_in(overrides, path, key))
     })
+}
+
+/// What a scenario's `tables` override writes that the game does not
+/// declare, or declares as another kind of value: rules read only the keys
+/// game.yaml gives, so a misspelt `last_trun` would change nothing, and
+/// `last_turn: four` would fail deep in a rule. Each problem comes with the
+/// path of the key at fault.
+fn undeclared(base: &Json, patch: &Json, path: &mut Vec<String>) -> Vec<(Vec<String>, String)> {
+    let mut problems = Vec::new();
+    let (Json::Object(base), Json::Object(patch)) = (base, patch) else {
+        return problems;
+    };
+    for (key, value) in patch {
+        path.push(key.clone());
+        match base.get(key) {
+            None => {
+                let hint = suggest(key, base.keys().map(String::as_str));
+                problems.push((
+                    path.clone(),
+                    format!(
+                        "'{}' is not in the game's {}: an override changes what \
+                         game.yaml declares ({hint}); declare a new key in game.yaml first",
+                        echo(key),
+                        path[..path.len() - 1].join(".")
+                    ),
+                ));
+            }
+            Some(declared) if !same_kind(declared, value) => problems.push((
+                path.clone(),
+                format!(
+                    "'{}' must be {} as in game.yaml, not {}",
+                    echo(key),
+                    kind_of(declared),
+                    kind_of(value)
+                ),
+            )),
+            Some(declared) => problems.extend(undeclared(declared, value, path)),
+        }
+        path.pop();
+    }
+    problems
+}
+
+/// Whether an override's value has the kind of value the game declares.
+fn same_kind(declared: &Json, value: &Json) -> bool {
+    declared.is_null() || value.is_null() || kind_of(declared) == kind_of(value)
+}
+
+fn kind_of(value: &Json) -> &'static str {
+    match value {
+        Json::Null => "nothing",
+        Json::Bool(_) => "true or false",
+        Json::Number(_) => "a number",
+        Json::String(_) => "text",
+        Json::Array(_) => "a list",
+        Json::Object(_) => "a mapping",
+    }
 }
 
 /// Merges `patch` into `base`: maps key by key, anything else replaced.

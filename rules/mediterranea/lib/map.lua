@@ -35,7 +35,7 @@ function M.prepare()
     order[name] = i
     kind[name] = space.kind
     edges[name] = board.edges(name)
-    local keep = half == nil
+    local keep = half == "whole"
     for _, tag in ipairs(space.tags) do
       if tag == half then
         keep = true
