@@ -44,8 +44,13 @@ fn undo_in_hot_seat_rolls_fresh_dice_and_redo_brings_back_the_roll() {
         &[ROLLS, "--seed", "5", "--seat", "south=human"],
         "throw\nundo\nthrow\nlog 1\nundo\nredo\nlog 1\n",
     );
-    let throws = north_throws(&out);
-    assert!(throws.len() >= 2, "{out}");
+    // Each throw's reply narrates it twice: for the thrower, and for the
+    // next player after the handover.
+    let throws: Vec<&str> = replies(&out, "throw")
+        .iter()
+        .map(|r| north_throws(r)[0])
+        .collect();
+    assert_eq!(throws.len(), 2, "{out}");
     assert_ne!(throws[0], throws[1], "undo showed the dice to come:\n{out}");
     // Redo goes back to what was rolled, not to new dice.
     let logs = replies(&out, "log 1");
@@ -57,7 +62,10 @@ fn undo_in_hot_seat_rolls_fresh_dice_and_redo_brings_back_the_roll() {
 fn a_solitaire_game_keeps_its_dice_on_undo() {
     // Nobody to cheat: one player may undo and try another choice on the
     // same dice, as a designer compares two options.
-    let out = play(&["solo-convoy", "--seed", "4"], "1\nlog 3\nundo\n1\nlog 3\n");
+    let out = play(
+        &["solo-convoy", "--seed", "4"],
+        "1\nlog 3\nundo\n1\nlog 3\n",
+    );
     let logs = replies(&out, "log 3");
     assert_eq!(logs[0], logs[1], "{out}");
 }
@@ -74,17 +82,19 @@ fn fresh_dice_replay_exactly_from_a_save() {
         &[package, "--seed", "5", "--seat", "south=random"],
         &format!("throw\nundo\nthrow\nthrow\nundo\nhold\nthrow\nlog 20\nsave {save}\nreload\n"),
     );
-    assert!(reply(&first, "reload").contains("same positions"), "{first}");
+    assert!(
+        reply(&first, "reload").contains("same positions"),
+        "{first}"
+    );
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(save).unwrap()).unwrap();
-    let reseeds = json["reseeds"].as_array().expect("the fresh streams are saved");
+    let reseeds = json["reseeds"]
+        .as_array()
+        .expect("the fresh streams are saved");
     assert_eq!(reseeds.len(), 2, "{json}");
     assert_eq!(json["format"], 2, "older programs must not misread it");
 
-    let second = play(
-        &[package, "--seed", "9"],
-        &format!("load {save}\nlog 20\n"),
-    );
+    let second = play(&[package, "--seed", "9"], &format!("load {save}\nlog 20\n"));
     assert_eq!(reply(&second, "log 20"), reply(&first, "log 20"));
 
     let out = Command::new(BIN)
@@ -96,8 +106,15 @@ fn fresh_dice_replay_exactly_from_a_save() {
         .output()
         .unwrap();
     let listing = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{listing}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(listing.contains("replay to the same positions"), "{listing}");
+    assert!(
+        out.status.success(),
+        "{listing}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        listing.contains("replay to the same positions"),
+        "{listing}"
+    );
 }
 
 #[test]

@@ -113,10 +113,10 @@ fn until_prompt(rest: &str) -> &str {
         "\ngame over> ",
         "\n[",
     ]
-        .iter()
-        .filter_map(|prompt| rest.find(prompt))
-        .min()
-        .map_or(rest.len(), |i| i + 1);
+    .iter()
+    .filter_map(|prompt| rest.find(prompt))
+    .min()
+    .map_or(rest.len(), |i| i + 1);
     &rest[..end]
 }
 
