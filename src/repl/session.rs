@@ -50,8 +50,9 @@ pub struct Reply {
     /// The command failed, or a bot's move failed while it ran: a command
     /// file that meets one ends with a failure status.
     pub failed: bool,
-    /// Hot-seat: hand the terminal to this player (clear the screen and
-    /// wait for Enter), then print the text, which is for their eyes.
+    /// A handover (the screen moves to another player's eyes): hand the
+    /// terminal to this player (clear the screen and wait for Enter), then
+    /// print the text, which is for their eyes.
     pub pass: Option<(String, String)>,
     /// A question the terminal loop asks at once.
     pub ask: Option<Ask>,
@@ -269,8 +270,8 @@ impl Session {
 
     /// Runs one command line. Afterwards the rules' own tables are checked
     /// (a script or the `lua` command may have changed one: the change is
-    /// undone and reported). In hot-seat play, when the command leaves the
-    /// decision with another human, the reply says to pass the terminal.
+    /// undone and reported). When the command moves the screen to another
+    /// player's eyes, the reply says to pass the terminal (see `gate`).
     pub fn execute(&mut self, line: &str) -> Reply {
         self.narrated_from = None;
         let mut reply = commands::execute(self, line.trim());
