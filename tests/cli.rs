@@ -1038,7 +1038,7 @@ fn lua_pairs_order_is_the_same_in_every_process() {
     let commands = dir.path().join("pairs.txt");
     std::fs::write(
         &commands,
-        "lua (function() local t = {} for i = 1, 40 do t['k' .. i] = i end local o = {} for k in pairs(t) do o[#o + 1] = k end return table.concat(o, ',') end)()\nquit\n",
+        "lua (function() local t = {} for i = 1, 40 do t['k' .. i] = i end local o = {} for k in pairs(t) do o[#o + 1] = k end return table.concat(o, ',') end)()\nyes\nquit\n",
     )
     .unwrap();
     let order = || {

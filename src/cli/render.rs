@@ -44,6 +44,7 @@ pub fn render(catalog: &Catalog, r: &Render) -> Result<String, String> {
                 catalog,
                 loaded: &loaded,
                 target: &r.request.target,
+                reader: Viewer::Public,
             };
             let restored = restore(&current, path)
                 .map_err(|e| format!("cannot draw the save {}: {e}", path.display()))?;

@@ -53,6 +53,18 @@ pub struct PlayerState {
     pub used_specials: u32,
 }
 
+/// A fresh random stream put in place before an action: the record that
+/// lets a game whose dice were replaced (the REPL does so when an action is
+/// played again after undo, so undo shows no die to come) replay exactly
+/// from its seed, its actions and these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Reseed {
+    /// The action it came before, counted from 0 (the log's length then).
+    pub at: usize,
+    /// The fresh stream's seed.
+    pub seed: u64,
+}
+
 /// Which pieces stand on each space: an intrusive list per space, two flat
 /// vectors, so cloning a state copies two small buffers.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -92,6 +104,10 @@ pub struct GameState {
     pub flow: u16,
     pub first_player: PlayerId,
     pub rng: GameRng,
+    /// Every fresh stream put in place since the start, in order (see
+    /// [`GameState::reseed`]); empty in almost every game.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reseeds: Vec<Reseed>,
     pub ply: u32,
     /// Every action applied so far, in order.
     pub log: Vec<Action>,
@@ -129,6 +145,7 @@ impl GameState {
             flow: 0,
             first_player: PlayerId(0),
             rng,
+            reseeds: Vec::new(),
             ply: 0,
             log: Vec::new(),
             events: Vec::new(),
@@ -141,6 +158,29 @@ impl GameState {
         };
         state.rebuild_index(spaces);
         state
+    }
+
+    /// Replaces the random stream from here on with a fresh one started
+    /// from `seed`, and records it before the next action, so a replay
+    /// from the seed and the log draws what this game draws.
+    pub fn reseed(&mut self, seed: u64) {
+        self.reseeds.push(Reseed {
+            at: self.log.len(),
+            seed,
+        });
+        self.rng = GameRng::new(seed);
+    }
+
+    /// Before the next action of a replay: puts in place the fresh stream
+    /// that `reseeds` (a game's record) names for this point, if any.
+    pub fn reseed_as_recorded(&mut self, reseeds: &[Reseed]) {
+        let at = self.log.len();
+        let done = self.reseeds.last().is_some_and(|r| r.at == at);
+        if let Some(r) = reseeds.iter().find(|r| r.at == at)
+            && !done
+        {
+            self.reseed(r.seed);
+        }
     }
 
     /// Records an event when the game is narrated; `make` builds it only then.

@@ -402,10 +402,13 @@ fn details(name: &str) -> Option<&'static str> {
             "  When every action replays to the same positions, the new rules are taken at once.\n  Otherwise the first action now illegal or leading elsewhere is named, and you choose:\n    reload keep      keep the old rules and the game\n    reload truncate  take the new rules, cut the game before that action\n    reload restart   take the new rules, start again with the same seed\n  A rules error changes nothing and names the file and line.\n"
         }
         "view" => {
-            "  In hot-seat play (two human seats) the screen follows the player to move,\n  with a 'pass to PLAYER' pause between turns; 'view' fixes the point of view.\n"
+            "  The screen follows the human to move; in hot-seat play (two human seats) a\n  'pass to PLAYER' pause stands between turns. Another player's view, the god\n  view and 'lua' are peeks: they ask first (in hot-seat play the yes holds until\n  the turn passes; against bots it is asked once a game) and are marked.\n"
         }
         "save" => {
-            "  A save holds the game id, the rules' fingerprint, scenario, options, seed,\n  seats and the actions in notation (JSON). Loading replays and checks them.\n"
+            "  A save holds the game id, the rules' fingerprint, scenario, options, seed,\n  seats, the actions in notation and any fresh dice (JSON): every seat's secrets.\n  Loading replays and checks them.\n"
+        }
+        "undo" => {
+            "  Against a bot or in hot-seat play, an action played again after undo rolls\n  fresh dice, so undo never shows the dice to come; redo brings back the dice\n  that were rolled. Saves record the fresh dice: the game replays exactly.\n"
         }
         "odds" => {
             "  DICE: 2D6, 1D6x5+2, D100, coin. TABLE: 'attack' or a combat table's name\n  (coin entries count 50/50, script entries are named, not counted), or a dice\n  table with rows by roll, optionally with a modifier: odds contact +2.\n"

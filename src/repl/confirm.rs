@@ -1,5 +1,6 @@
 //! Questions a command asks before it does what the user could regret:
-//! showing hidden faces on a shared screen, or dropping an unsaved game.
+//! a peek at what the holder's seat may not see (see `gate`), or
+//! dropping an unsaved game.
 //!
 //! The command is kept with its question; `yes` runs it with the answer
 //! given, `no` (or any other command) drops it. At the terminal the
@@ -8,14 +9,14 @@
 
 use crate::kernel::view::Viewer;
 use crate::repl::commands;
-use crate::repl::session::{Seat, Session};
+use crate::repl::session::Session;
 
 /// What a `yes` allows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Grant {
-    /// In hot-seat play: hidden faces may show on the screen (god view,
-    /// another player's view, `lua`) until the terminal passes to the next
-    /// player.
+    /// A peek (god view, another player's view, `lua`): in hot-seat play
+    /// until the terminal passes to the next player, against bots for the
+    /// rest of the game.
     Peek,
     /// One command may replace the game, its undo history and its forks,
     /// though they are not saved.
@@ -29,35 +30,35 @@ pub struct Question {
     grant: Grant,
 }
 
-/// Whether `viewer` would show this screen faces its holder may not see:
-/// in hot-seat play, any view but the holder's own.
-pub fn reveals(s: &Session, viewer: Viewer) -> bool {
-    s.hot_seat() && viewer != s.screen
-}
-
-/// Asks before a command that shows hidden faces on a shared screen:
-/// `Some(question)` when it must wait for a yes, `None` to go on.
+/// Asks before a peek: `Some(question)` when it must wait for a yes,
+/// `None` to go on (no human holds the screen, one player only, or a yes
+/// holds already).
 pub fn before_peeking(s: &mut Session, line: &str, what: &str) -> Option<String> {
-    if !s.hot_seat() || s.peeking {
+    if !s.peek_needs_yes() || s.peek_granted() {
         return None;
     }
+    let own = s.own_eyes();
     let g = &s.loaded.engine.game;
-    let others: Vec<&str> = s
-        .seats
-        .iter()
-        .enumerate()
-        .filter(|&(i, seat)| *seat == Seat::Human && s.screen != Viewer::Player(player(i)))
-        .map(|(i, _)| g.players[i].name.as_str())
+    let others: Vec<&str> = (0..s.seats.len())
+        .filter(|&i| own != Viewer::Player(player(i)))
+        .map(|i| g.players[i].name.as_str())
         .collect();
     s.question = Some(Question {
         line: line.to_string(),
         grant: Grant::Peek,
     });
-    Some(format!(
-        "{what} would show {}'s hidden pieces on this shared screen, to whoever is looking.\n\
-         Answer 'yes' to allow it until the turn passes, 'no' to keep them hidden.\n",
-        others.join(" and ")
-    ))
+    let others = others.join(" and ");
+    Some(if s.hot_seat() {
+        format!(
+            "{what} would show {others}'s hidden pieces on this shared screen, to whoever is looking.\n\
+             Answer 'yes' to allow it until the turn passes, 'no' to keep them hidden.\n"
+        )
+    } else {
+        format!(
+            "{what} would show {others}'s hidden pieces: a peek at what your seat may not see.\n\
+             Answer 'yes' to allow peeks for the rest of this game (the screen marks them), 'no' to keep them hidden.\n"
+        )
+    })
 }
 
 /// Asks before a command that replaces an unsaved game: `Some(question)`
@@ -100,7 +101,8 @@ pub fn answer(s: &mut Session, word: &str) -> Result<String, String> {
         ));
     }
     match q.grant {
-        Grant::Peek => s.peeking = true,
+        Grant::Peek if s.hot_seat() => s.peeking = true,
+        Grant::Peek => s.peeked = true,
         Grant::Discard => s.discarding = true,
     }
     let reply = commands::run(s, &q.line);

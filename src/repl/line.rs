@@ -14,11 +14,17 @@
 //! state is the state that was played.
 //!
 //! Positions are counted in actions from the start (the log's length).
+//!
+//! An action may be played on a fresh random stream (see
+//! [`GameState::reseed`]); the line keeps every fresh stream it has, the
+//! ones redo would replay included, and puts each back in place when it
+//! rebuilds or replays past it, so undo and redo land on the dice that were
+//! rolled.
 
 use crate::kernel::action::Action;
 use crate::kernel::engine::Engine;
 use crate::kernel::scripts::RulesError;
-use crate::kernel::state::GameState;
+use crate::kernel::state::{GameState, Reseed};
 use std::mem::size_of;
 use std::rc::Rc;
 
@@ -40,6 +46,9 @@ pub struct Line {
     /// Bare snapshots by increasing position, the start's first. Shared
     /// with forks, which copy a line.
     snapshots: Vec<Rc<Snapshot>>,
+    /// Every fresh random stream of the line, by position: the current
+    /// state's, then the ones the actions undone were played on.
+    reseeds: Vec<Reseed>,
 }
 
 /// A state without its growing lists, and their lengths then.
@@ -89,6 +98,7 @@ impl Line {
     pub fn new(mut state: GameState) -> Line {
         let start = Rc::new(Snapshot::of(&mut state));
         Line {
+            reseeds: state.reseeds.clone(),
             state,
             ahead: Vec::new(),
             undo: Vec::new(),
@@ -106,11 +116,20 @@ impl Line {
         self.state.log.len()
     }
 
-    /// Plays an action. On a rules error the line is as it was (the state
-    /// is rebuilt from a snapshot) and the error is returned. A new action
-    /// ends what redo could replay.
-    pub fn play(&mut self, engine: &Engine, action: Action) -> Result<(), RulesError> {
+    /// Plays an action, on a fresh random stream started from `fresh` if
+    /// given. On a rules error the line is as it was (the state is rebuilt
+    /// from a snapshot) and the error is returned. A new action ends what
+    /// redo could replay.
+    pub fn play(
+        &mut self,
+        engine: &Engine,
+        action: Action,
+        fresh: Option<u64>,
+    ) -> Result<(), RulesError> {
         let before = self.position();
+        if let Some(seed) = fresh {
+            self.state.reseed(seed);
+        }
         if let Err(e) = engine.apply(&mut self.state, action) {
             self.state = self.rebuild(engine, before)?;
             return Err(e);
@@ -119,6 +138,10 @@ impl Line {
             self.ahead.clear();
             self.redo.clear();
             self.snapshots.retain(|s| s.log <= before);
+            self.reseeds.retain(|r| r.at < before);
+        }
+        if let Some(seed) = fresh {
+            self.reseeds.push(Reseed { at: before, seed });
         }
         if self.position().is_multiple_of(SNAPSHOT_EVERY) {
             self.snapshots.push(Rc::new(Snapshot::of(&mut self.state)));
@@ -126,10 +149,16 @@ impl Line {
         Ok(())
     }
 
-    /// Plays an action as one undo step of its own.
-    pub fn step(&mut self, engine: &Engine, action: Action) -> Result<(), RulesError> {
+    /// Plays an action as one undo step of its own (on a fresh random
+    /// stream started from `fresh`, if given).
+    pub fn step(
+        &mut self,
+        engine: &Engine,
+        action: Action,
+        fresh: Option<u64>,
+    ) -> Result<(), RulesError> {
         let before = self.position();
-        self.play(engine, action)?;
+        self.play(engine, action, fresh)?;
         self.undo.push(before);
         Ok(())
     }
@@ -199,6 +228,7 @@ impl Line {
             self.state = self.rebuild(engine, target)?;
         } else {
             for action in self.ahead.drain(..target - here) {
+                self.state.reseed_as_recorded(&self.reseeds);
                 engine.apply(&mut self.state, action)?;
             }
         }
@@ -215,6 +245,7 @@ impl Line {
         self.redo.clear();
         self.undo.retain(|&m| m < position);
         self.snapshots.retain(|s| s.log <= position);
+        self.reseeds.retain(|r| r.at < position);
         Ok(())
     }
 
@@ -229,6 +260,7 @@ impl Line {
         state.events = self.state.events[..snapshot.events].to_vec();
         state.history = self.state.history[..snapshot.history].to_vec();
         for &action in &self.state.log[snapshot.log..target] {
+            state.reseed_as_recorded(&self.reseeds);
             engine.apply(&mut state, action)?;
         }
         Ok(state)
@@ -251,6 +283,7 @@ impl Line {
                 + s.events.capacity() * size_of::<crate::kernel::event::Event>()
                 + s.history.capacity() * size_of::<u64>()
                 + self.ahead.capacity() * size_of::<Action>()
+                + self.reseeds.capacity() * size_of::<Reseed>()
                 + (self.undo.capacity() + self.redo.capacity()) * size_of::<usize>(),
         };
         for snapshot in &self.snapshots {

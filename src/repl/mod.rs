@@ -3,8 +3,10 @@
 //! what the session answers, so a command file is a faithful transcript.
 //!
 //! Modules, by concern: `session` (the game, seats, lines of play),
+//! `gate` (whose eyes the screen follows, handovers and peeks),
 //! `line` (one line with its undo and redo, in memory linear in its
-//! length), `commands` (the table and dispatch), `play` (actions, undo),
+//! length), `fresh_dice` (undo that cannot see the dice to come),
+//! `commands` (the table and dispatch), `play` (actions, undo),
 //! `explain` (why a line is no legal action), `branches` (forks),
 //! `save`, `reload` (both built on the crate's `replay`),
 //! `setup` (options, scenarios, seats, views), `show` (details, log,
@@ -19,6 +21,8 @@ pub mod complete;
 pub mod confirm;
 pub mod escape;
 pub mod explain;
+mod fresh_dice;
+mod gate;
 pub mod line;
 pub mod narrate;
 pub mod odds;

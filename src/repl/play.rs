@@ -107,16 +107,16 @@ pub fn action(s: &mut Session, line: &str) -> Result<String, String> {
 /// `place random`: the rest of the current player's set-up, each piece a
 /// separate logged action chosen with the REPL's own random stream.
 pub fn autoplace(s: &mut Session) -> Result<String, String> {
-    let engine = &s.loaded.engine;
     let placing = |s: &Session| {
         s.state().stack.last().is_some_and(|f| {
             matches!(
-                engine.game.phases[f.phase as usize].kind,
+                s.loaded.engine.game.phases[f.phase as usize].kind,
                 PhaseKind::Placement(_)
             )
         })
     };
-    let Some(player) = engine.to_move(s.state()).filter(|_| placing(s)) else {
+    let to_move = |s: &Session| s.loaded.engine.to_move(s.state());
+    let Some(player) = to_move(s).filter(|_| placing(s)) else {
         return Err("'place random' works during set-up, when a player places pieces".into());
     };
     if s.seats[player.0 as usize] != Seat::Human {
@@ -124,7 +124,7 @@ pub fn autoplace(s: &mut Session) -> Result<String, String> {
     }
     let before = s.line.position();
     let mut count = 0;
-    while engine.to_move(s.state()) == Some(player) && placing(s) {
+    while to_move(s) == Some(player) && placing(s) {
         let legal = legal(s);
         let places: Vec<Action> = legal
             .into_iter()
@@ -133,7 +133,8 @@ pub fn autoplace(s: &mut Session) -> Result<String, String> {
         let Some(&pick) = s.repl_rng.pick(&places) else {
             break;
         };
-        let played = s.line.play(engine, pick);
+        let fresh = s.fresh_dice();
+        let played = s.line.play(&s.loaded.engine, pick, fresh);
         if let Err(e) = played {
             s.line.close_step(before);
             return Err(e.to_string());

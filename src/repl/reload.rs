@@ -72,13 +72,13 @@ fn start(s: &mut Session) -> Result<String, String> {
         }
         Some(stop) => {
             let text = format!(
-                "reloaded {} ({ms:.1} ms): replayed {} of {} actions; {}.\nchoose: {CHOICES}\n  keep      the old rules, the game as it is\n  truncate  the new rules, the game cut before action {}\n  restart   the new rules, a new game with seed {}\n",
+                "reloaded {} ({ms:.1} ms): replayed {} of {} actions; {}.\nchoose: {CHOICES}\n  keep      the old rules, the game as it is\n  truncate  the new rules, the game cut before action {}\n  restart   the new rules, a new game with the same seed ({})\n",
                 s.loaded.package.root,
                 stop.replayed(),
                 steps.len(),
-                stop.describe(&steps),
+                stop.describe(&steps, s.shown_viewer()),
                 stop.replayed() + 1,
-                s.seed
+                s.seed_text()
             );
             s.pending = Some(Pending { loaded, replayed });
             Ok(text)
@@ -110,9 +110,9 @@ fn finish(s: &mut Session, pending: Pending, choice: &str) -> Result<String, Str
             let state = loaded.engine.new_game(s.seed).map_err(|e| e.to_string())?;
             s.replace(loaded, Line::new(state));
             s.dirty = true;
-            let seed = s.seed;
             Ok(format!(
-                "new rules; a new game with seed {seed}\n{}",
+                "new rules; a new game with the same seed ({})\n{}",
+                s.seed_text(),
                 s.after_change()
             ))
         }
@@ -141,7 +141,8 @@ fn rebuild_forks(s: &mut Session, new: &Engine, start_hash: u64) -> Result<Strin
                 s.branches.insert(name, rebase_line(&line, r));
             }
             Some(stop) => {
-                notes += &format!("fork '{name}' dropped: {}\n", stop.describe(&steps));
+                let why = stop.describe(&steps, s.shown_viewer());
+                notes += &format!("fork '{name}' dropped: {why}\n");
                 s.branches.remove(&name);
             }
         }
@@ -164,6 +165,7 @@ fn replay_under(
         new,
         seed,
         &replay::notations(&steps),
+        &state.reseeds,
         Some(start_hash),
         Some(&steps),
     )?;

@@ -1,7 +1,12 @@
 //! Saved games: data, not a memory dump. A save names the game, the rules'
 //! fingerprint, the scenario and options, the seed, the seats, the seat it
-//! was saved from, and the actions in notation. Loading replays the actions
-//! under the rules and checks each one, so a save is also a test.
+//! was saved from, the actions in notation and any fresh random streams
+//! (see `fresh_dice`). Loading replays the actions under the rules and
+//! checks each one, so a save is also a test.
+//!
+//! A save is the whole record: with the seed and the actions it holds
+//! every seat's secrets. The seat it names is a preference the screen's
+//! gate weighs, never a way round it (see `gate`).
 //!
 //! Files are written atomically (see [`write_atomic`]), so a crash leaves
 //! either the old save or the new one, never a broken one.
@@ -20,14 +25,17 @@ use crate::files::{Limit, read_text, write_atomic};
 use crate::kernel::game::Game;
 use crate::kernel::hash::{mix, str_key};
 use crate::kernel::piece::PlayerId;
+use crate::kernel::state::Reseed;
 use crate::kernel::view::Viewer;
 use crate::load::{Loaded, Request, build};
 use crate::repl::session::{Seat, Session};
 use crate::repl::{confirm, replay};
 use serde::{Deserialize, Serialize};
 
-/// The save format's version; loading refuses newer ones.
-pub const FORMAT: u32 = 1;
+/// The save format's version; loading refuses newer ones. Version 2 adds
+/// fresh random streams (`reseeds`); a save without any is written as
+/// version 1, which older programs read.
+pub const FORMAT: u32 = 2;
 
 /// The largest save `load` reads: a long game's save is a few hundred KiB.
 pub const SAVE_LIMIT: Limit = Limit {
@@ -59,6 +67,10 @@ pub struct SaveFile {
     pub viewer: Option<String>,
     /// Every action, in notation, from the start.
     pub actions: Vec<String>,
+    /// The fresh random streams put in place before actions (each `at` an
+    /// action counted from 0, in increasing order).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reseeds: Vec<Reseed>,
     /// The position hash after each action, in hex: `portolan replay`
     /// compares them to tell an action that now leads elsewhere. (Older
     /// saves have none; only illegal or failing actions show then.)
@@ -92,7 +104,11 @@ pub fn save(s: &mut Session, arg: &str) -> Result<String, String> {
     write_atomic(&typed_path(arg), text.as_bytes())
         .map_err(|e| format!("cannot save to {arg}: {}", e.problem))?;
     s.dirty = false;
-    Ok(format!("saved {} actions to {arg}\n", file.actions.len()))
+    let mut out = format!("saved {} actions to {arg}\n", file.actions.len());
+    if s.hot_seat() && s.state().result.is_none() {
+        out += "the save holds every seat's secrets (hidden pieces, the seed): keep it from the other players' eyes\n";
+    }
+    Ok(out)
 }
 
 fn save_file(s: &Session) -> Result<SaveFile, String> {
@@ -102,13 +118,12 @@ fn save_file(s: &Session) -> Result<SaveFile, String> {
     let humans: Vec<usize> = (0..s.seats.len())
         .filter(|&i| s.seats[i] == Seat::Human)
         .collect();
-    let viewer = match (humans.as_slice(), s.screen) {
+    let viewer = match (humans.as_slice(), s.own_eyes()) {
         ([one], _) => Some(g.players[*one].id.clone()),
         (_, Viewer::Player(p)) if humans.len() > 1 => Some(g.player_id(p).to_string()),
         _ => None,
     };
     Ok(SaveFile {
-        format: FORMAT,
         game: g.id.clone(),
         rules_fingerprint: fingerprint(&s.loaded.package.files),
         target: s.request.target.clone(),
@@ -125,6 +140,12 @@ fn save_file(s: &Session) -> Result<SaveFile, String> {
         viewer,
         actions: replay::notations(&steps),
         positions: steps.iter().map(|s| format!("{:016x}", s.hash)).collect(),
+        reseeds: s.state().reseeds.clone(),
+        format: if s.state().reseeds.is_empty() {
+            1
+        } else {
+            FORMAT
+        },
     })
 }
 
@@ -138,6 +159,7 @@ pub fn load_game(s: &mut Session, line: &str, arg: &str) -> Result<String, Strin
         catalog: &s.catalog,
         loaded: &s.loaded,
         target: &s.request.target,
+        reader: s.shown_viewer(),
     };
     let r = restore(&current, &typed_path(arg)).map_err(fail)?;
     // Everything checked: a save that cannot load is refused at once, and
@@ -150,14 +172,14 @@ pub fn load_game(s: &mut Session, line: &str, arg: &str) -> Result<String, Strin
     s.request = r.request;
     let n = r.replayed.replayed();
     s.replace(r.loaded, r.replayed.line);
-    s.forced_view = None;
-    s.screen = r.viewer.map_or_else(|| s.wanted_viewer(), Viewer::Player);
+    // Only the gate moves the screen; the save's viewer is a preference.
+    s.preferred = r.viewer;
     s.reset_narration();
     s.dirty = false;
     Ok(format!(
         "loaded {arg}: {} after {n} actions (seed {}, seats: {})\n{}{}",
         r.game,
-        r.seed,
+        s.seed_text(),
         s.seat_summary(),
         r.notes,
         s.status()
@@ -171,6 +193,9 @@ pub struct Current<'a> {
     pub loaded: &'a Loaded,
     /// What was asked to play it (a game id, a scenario, a folder).
     pub target: &'a str,
+    /// Whose eyes read what goes wrong: an action of the save they may not
+    /// see is told as "a hidden action".
+    pub reader: Viewer,
 }
 
 /// A save read, checked and replayed under the current game's rules,
@@ -201,7 +226,43 @@ pub fn read_save(path: &std::path::Path) -> Result<SaveFile, String> {
             file.format
         ));
     }
+    reseeds_in_place(&file)?;
     Ok(file)
+}
+
+/// Refuses fresh random streams out of order or past the last action: a
+/// save edited by hand or damaged, which would not replay the game played.
+fn reseeds_in_place(file: &SaveFile) -> Result<(), String> {
+    let mut after = None;
+    for r in &file.reseeds {
+        if r.at >= file.actions.len() || after.is_some_and(|a| r.at <= a) {
+            return Err(format!(
+                "the save puts a fresh random stream at action {} out of place \
+                 (it has {} actions, and the streams go in order): it is damaged",
+                r.at.saturating_add(1),
+                file.actions.len()
+            ));
+        }
+        after = Some(r.at);
+    }
+    Ok(())
+}
+
+/// Whose eyes read a save's story away from the REPL (`portolan replay`):
+/// its one human's, the table's when several humans shared a screen,
+/// everyone's for a game of bots.
+pub fn reader(file: &SaveFile, game: &Game) -> Viewer {
+    let humans: Vec<PlayerId> = file
+        .seats
+        .iter()
+        .filter(|(_, seat)| seat.as_str() == "human")
+        .filter_map(|(player, _)| game.player_index(player))
+        .collect();
+    match humans.as_slice() {
+        [] => Viewer::All,
+        [one] => Viewer::Player(*one),
+        _ => Viewer::Public,
+    }
 }
 
 /// Reads the save at `path` and replays it under the rules of `current`:
@@ -230,7 +291,14 @@ pub fn restore(current: &Current, path: &std::path::Path) -> Result<Restored, St
         ),
         None => None,
     };
-    let r = replay::replay(&loaded.engine, file.seed, &file.actions, None, None)?;
+    let r = replay::replay(
+        &loaded.engine,
+        file.seed,
+        &file.actions,
+        &file.reseeds,
+        None,
+        None,
+    )?;
     if let Some(stop) = &r.stop {
         let steps: Vec<replay::Step> = file
             .actions
@@ -242,7 +310,7 @@ pub fn restore(current: &Current, path: &std::path::Path) -> Result<Restored, St
             .collect();
         return Err(format!(
             "the save does not replay: {}",
-            stop.describe(&steps)
+            stop.describe(&steps, current.reader)
         ));
     }
     let mut notes = String::new();

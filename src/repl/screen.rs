@@ -1,18 +1,18 @@
 //! What the screen shows: the position for one viewer (the board, the
-//! rules' status block, whose decision it is), the events in words, and
-//! whose eyes the screen should follow (hot-seat, `view`).
+//! rules' status block, whose decision it is) and the events in words.
+//! Whose eyes it shows is the gate's to say (see `gate`).
 
 use crate::kernel::game::PhaseKind;
-use crate::kernel::piece::PlayerId;
 use crate::kernel::piece::{Location, RESERVE};
 use crate::kernel::view::{View, Viewer};
-use crate::repl::session::{Seat, Session};
+use crate::repl::session::Session;
 use crate::repl::{narrate, render};
 
 impl Session {
     /// Narrates events not yet shown, for the screen's viewer.
     pub(crate) fn narrate_new(&mut self) -> String {
         let start = self.shown.min(self.state().events.len());
+        self.narrated_from.get_or_insert(start);
         self.shown = self.state().events.len();
         self.narrate_range(start)
     }
@@ -42,10 +42,18 @@ impl Session {
         let view = self.view();
         let engine = &self.loaded.engine;
         let mut out = String::new();
-        let humans = self.seats.contains(&Seat::Human);
         let shown = self.shown_viewer();
-        if shown == Viewer::All && (humans || self.forced_view.is_some()) {
-            out += "== GOD VIEW: every hidden face is shown ('view auto' to go back) ==\n";
+        match shown {
+            Viewer::All if self.peeking_now() || self.forced_view.is_some() => {
+                out += "== GOD VIEW: every hidden face is shown ('view auto' to go back) ==\n"
+            }
+            Viewer::Player(p) if self.peeking_now() => {
+                out += &format!(
+                    "== PEEK: {}'s view, hidden from your seat ('view auto' to go back) ==\n",
+                    engine.game.players[p.0 as usize].name
+                )
+            }
+            _ => {}
         }
         out += &render::board(engine, &view, self.colour);
         let viewer_id = match shown {
@@ -66,6 +74,9 @@ impl Session {
                 narrate::result(&engine.game, o),
                 o.reason
             );
+            if self.hot_seat() {
+                out += &format!("seed: {} (hidden until now)\n", self.seed);
+            }
             return out;
         }
         if let Some(p) = engine.to_move(self.state()) {
@@ -108,26 +119,5 @@ impl Session {
     /// The view the screen shows.
     pub(crate) fn view(&self) -> View {
         View::new(&self.loaded.engine.game, self.state(), self.shown_viewer())
-    }
-
-    /// Whose eyes the screen shows: a viewer chosen with `view`, else the
-    /// one it follows.
-    pub(crate) fn shown_viewer(&self) -> Viewer {
-        self.forced_view.unwrap_or(self.screen)
-    }
-
-    /// Whose eyes the screen should follow: the human to move, else the
-    /// screen's viewer as it is (game over, bots' turn).
-    pub(crate) fn wanted_viewer(&self) -> Viewer {
-        let humans: Vec<usize> = (0..self.seats.len())
-            .filter(|&i| self.seats[i] == Seat::Human)
-            .collect();
-        match (self.loaded.engine.to_move(self.state()), humans.as_slice()) {
-            (_, []) => Viewer::All,
-            (Some(p), _) if self.seats[p.0 as usize] == Seat::Human => Viewer::Player(p),
-            (_, [only]) => Viewer::Player(PlayerId(*only as u8)),
-            _ if self.screen != Viewer::All => self.screen,
-            (_, [first, ..]) => Viewer::Player(PlayerId(*first as u8)),
-        }
     }
 }

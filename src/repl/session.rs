@@ -12,6 +12,7 @@ use crate::kernel::state::GameState;
 use crate::kernel::view::Viewer;
 use crate::load::{Loaded, Request, load};
 use crate::repl::escape::for_terminal;
+use crate::repl::fresh_dice::Drawn;
 use crate::repl::line::{Kept, Line};
 use crate::repl::{commands, confirm, reload};
 use std::cell::Cell;
@@ -51,8 +52,9 @@ pub struct Reply {
     /// failed while it ran: a command
     /// file that meets one ends with a failure status.
     pub failed: bool,
-    /// Hot-seat: hand the terminal to this player (clear the screen and
-    /// wait for Enter), then print the text, which is for their eyes.
+    /// A handover (the screen moves to another player's eyes): hand the
+    /// terminal to this player (clear the screen and wait for Enter), then
+    /// print the text, which is for their eyes.
     pub pass: Option<(String, String)>,
     /// A question the terminal loop asks at once.
     pub ask: Option<Ask>,
@@ -79,15 +81,22 @@ pub struct Session {
     pub(crate) branch: String,
     pub(crate) seats: Vec<Seat>,
     bots: Vec<Option<Box<dyn Bot>>>,
-    /// A viewer chosen with `view`, shown instead of [`Session::screen`];
-    /// in hot-seat play it ends when the terminal passes on.
+    /// A viewer chosen with `view`, shown instead of [`Session::screen`]
+    /// while the gate allows it (see `gate`); it ends at a handover.
     pub(crate) forced_view: Option<Viewer>,
-    /// Whose eyes the screen follows: the human to move (in hot-seat play,
-    /// the one holding the terminal), or everyone when no seat is human.
+    /// Whose eyes the screen follows, its holder: the human to move (in
+    /// hot-seat play, the one at the terminal), or everyone when no seat is
+    /// human. Only the gate changes it.
     pub(crate) screen: Viewer,
-    /// In hot-seat play, hidden faces may show until the terminal passes on
-    /// (the holder said yes; see `confirm`).
+    /// In hot-seat play, a peek may show until the terminal passes on (the
+    /// holder said yes; see `confirm`).
     pub(crate) peeking: bool,
+    /// Against bots, the human said yes to peek in this game: asked once,
+    /// marked on every screen that peeks.
+    pub(crate) peeked: bool,
+    /// The player a loaded save was shown through: a preference the gate
+    /// weighs once, never a way round it.
+    pub(crate) preferred: Option<PlayerId>,
     /// A command waiting for a yes or no.
     pub(crate) question: Option<confirm::Question>,
     /// The command being run may drop an unsaved game (the user said yes).
@@ -99,14 +108,23 @@ pub struct Session {
     pub(crate) seed: u64,
     /// How many events have been narrated already.
     pub(crate) shown: usize,
+    /// Where this command's narration began, for the next holder after a
+    /// handover (`None` when it narrated nothing).
+    pub(crate) narrated_from: Option<usize>,
     pub colour: bool,
     /// The game changed since it was last saved or loaded.
     pub(crate) dirty: bool,
     /// A reload waiting for the user's choice (keep, truncate, restart).
     pub(crate) pending: Option<reload::Pending>,
-    /// The REPL's own random stream (autoplace, roll): never the game's
-    /// dice, so replays stay exact.
+    /// The REPL's own random stream (autoplace, roll, a new game's seed,
+    /// fresh dice after undo): never the game's dice, so replays stay
+    /// exact. It follows from a seed the user gave, for command files that
+    /// replay alike; else it is drawn from the system's entropy, so a seed
+    /// shown at a game's end tells nothing of the next game.
     pub(crate) repl_rng: GameRng,
+    /// How far each random stream has been drawn on screen (see
+    /// `fresh_dice`).
+    pub(crate) drawn: Drawn,
 }
 
 impl Session {
@@ -119,7 +137,12 @@ impl Session {
         seats: &[(String, Seat)],
     ) -> Result<Session, String> {
         let loaded = load(&catalog, &request).map_err(|e| e.to_string())?;
-        let seed = seed.or(loaded.scenario_seed()).unwrap_or_else(fresh_seed);
+        let given = seed.or(loaded.scenario_seed());
+        let seed = given.unwrap_or_else(|| entropy() % 1_000_000_000);
+        let repl_rng = GameRng::new(match given {
+            Some(seed) => crate::kernel::hash::mix(seed ^ 0x5EE_D0E),
+            None => entropy(),
+        });
         let state = loaded.engine.new_game(seed).map_err(|e| e.to_string())?;
         let game = &loaded.engine.game;
         let mut seat_list: Vec<Seat> = (0..game.players.len())
@@ -152,18 +175,23 @@ impl Session {
             forced_view: None,
             screen: Viewer::All,
             peeking: false,
+            peeked: false,
+            preferred: None,
             question: None,
             discarding: false,
             failed: Cell::new(false),
             seed,
             shown: 0,
+            narrated_from: None,
             colour: false,
             dirty: false,
             pending: None,
-            repl_rng: GameRng::new(crate::kernel::hash::mix(seed ^ 0x5EE_D0E)),
+            repl_rng,
+            drawn: Drawn::default(),
         };
         session.set_seats(seat_list)?;
-        session.screen = session.wanted_viewer();
+        // The opening screen has nobody to hand over from.
+        session.follow_the_turn(&mut Reply::default());
         Ok(session)
     }
 
@@ -223,10 +251,11 @@ impl Session {
                 .collect();
             out += &format!("overlays: {}\n", labels.join(", "));
         }
-        out += &format!("seed: {}\n", self.seed);
+        out += &format!("seed: {}\n", self.seed_text());
         out += &format!("seats: {}\n", self.seat_summary());
         out += "type 'help' for commands\n\n";
         out += &self.after_change();
+        self.drawn.note(&self.line.state().rng);
         out
     }
 
@@ -245,17 +274,18 @@ impl Session {
 
     /// Runs one command line. Afterwards the rules' own tables are checked
     /// (a script or the `lua` command may have changed one: the change is
-    /// undone and reported). In hot-seat play, when the command leaves the
-    /// decision with another human, the reply says to pass the terminal.
+    /// undone and reported). When the command moves the screen to another
+    /// player's eyes, the reply says to pass the terminal (see `gate`).
     pub fn execute(&mut self, line: &str) -> Reply {
-        let events_before = self.state().events.len();
+        self.narrated_from = None;
         let mut reply = commands::execute(self, line.trim());
         if let Err(e) = self.loaded.engine.check_scripts() {
             reply.text += &format!("error: {e}\n");
             reply.failed = true;
         }
-        self.follow_the_turn(events_before, &mut reply);
+        self.follow_the_turn(&mut reply);
         reply.failed |= self.failed.take();
+        self.drawn.note(&self.line.state().rng);
         reply.text = for_terminal(&reply.text, self.colour);
         if let Some((who, text)) = &mut reply.pass {
             *who = for_terminal(who, false);
@@ -276,40 +306,6 @@ impl Session {
         self.failed.take()
     }
 
-    /// Moves the screen to whoever decides now. In hot-seat play that is a
-    /// handover: a view chosen with `view` and a yes to peek end there, and
-    /// what happened since the command is narrated for the next player.
-    fn follow_the_turn(&mut self, events_before: usize, reply: &mut Reply) {
-        let wanted = self.wanted_viewer();
-        if wanted == self.screen {
-            return;
-        }
-        self.screen = wanted;
-        if self.hot_seat() {
-            self.forced_view = None;
-            self.peeking = false;
-            let start = events_before.min(self.state().events.len());
-            let mut text = self.narrate_range(start);
-            self.shown = self.state().events.len();
-            text += &self.status();
-            reply.pass = Some((self.player_name_upper(wanted), text));
-        }
-    }
-
-    fn player_name_upper(&self, v: Viewer) -> String {
-        match v {
-            Viewer::Player(p) => self.loaded.engine.game.players[p.0 as usize]
-                .name
-                .to_uppercase(),
-            Viewer::All | Viewer::Public => "EVERYONE".into(),
-        }
-    }
-
-    /// Two or more human seats share the terminal.
-    pub(crate) fn hot_seat(&self) -> bool {
-        self.seats.iter().filter(|s| **s == Seat::Human).count() >= 2
-    }
-
     /// Applies a human's action, keeping the state before it for undo.
     pub(crate) fn act(&mut self, action: Action) -> Result<String, String> {
         self.apply_human(action)?;
@@ -318,8 +314,9 @@ impl Session {
 
     /// Applies one human action as an undo step, without narrating.
     fn apply_human(&mut self, action: Action) -> Result<(), String> {
+        let fresh = self.fresh_dice();
         self.line
-            .step(&self.loaded.engine, action)
+            .step(&self.loaded.engine, action, fresh)
             .map_err(|e| e.to_string())?;
         self.dirty = true;
         Ok(())
@@ -364,6 +361,10 @@ impl Session {
         // With no human seat, each bot action is a step of its own to undo.
         let record = !self.seats.contains(&Seat::Human);
         while let Some(p) = self.loaded.engine.to_move(self.state()) {
+            if self.seats[p.0 as usize] == Seat::Human {
+                break;
+            }
+            let fresh = self.fresh_dice();
             let Some(bot) = self.bots[p.0 as usize].as_mut() else {
                 break;
             };
@@ -373,9 +374,9 @@ impl Session {
                 .choose(&Sight::new(engine, self.line.state(), p), &legal)
                 .map_err(|e| format!("a rule script failed during the bot's move: {e}"))?;
             let played = if record {
-                self.line.step(engine, legal[pick])
+                self.line.step(engine, legal[pick], fresh)
             } else {
-                self.line.play(engine, legal[pick])
+                self.line.play(engine, legal[pick], fresh)
             };
             played.map_err(|e| format!("a rule script failed during the bot's move: {e}"))?;
             self.dirty = true;
@@ -394,7 +395,8 @@ impl Session {
     }
 
     /// Replaces the game (new game, load) with a line of play under other
-    /// rules: the old undo history and forks go.
+    /// rules: the old undo history and forks go, and so does a yes to
+    /// peek. The screen stays with its holder until the gate moves it.
     pub(crate) fn replace(&mut self, loaded: Loaded, line: Line) {
         self.loaded = loaded;
         self.line = line;
@@ -403,11 +405,10 @@ impl Session {
         self.pending = None;
         self.question = None;
         self.peeking = false;
-        if self.hot_seat() {
-            self.forced_view = None;
-        }
+        self.peeked = false;
+        self.forced_view = None;
         self.shown = 0;
-        self.screen = self.wanted_viewer();
+        self.drawn = Drawn::default();
     }
 }
 
@@ -422,12 +423,14 @@ pub(crate) fn player_ids(loaded: &Loaded) -> String {
         .join(", ")
 }
 
-/// A seed for games the user did not seed: the clock, printed so the game
-/// can be replayed.
-fn fresh_seed() -> u64 {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    crate::kernel::hash::mix(now as u64) % 1_000_000_000
+/// Randomness nobody at the table can predict, for what the user did not
+/// seed: the system's entropy (the clock, should the system have none).
+fn entropy() -> u64 {
+    getrandom::u64().unwrap_or_else(|_| {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        crate::kernel::hash::mix(now as u64)
+    })
 }

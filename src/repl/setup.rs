@@ -178,7 +178,9 @@ pub fn new_game(s: &mut Session, line: &str, args: &str) -> Result<String, Strin
     if let Some(question) = confirm::before_discarding(s, line) {
         return Ok(question);
     }
-    s.seed = seed.unwrap_or_else(|| crate::kernel::hash::mix(s.seed) % 1_000_000_000);
+    // A seed the user did not give comes from the REPL's own stream, not
+    // from the last game's seed, which a shared screen shows at its end.
+    s.seed = seed.unwrap_or_else(|| u64::from(s.repl_rng.below(1_000_000_000)));
     let state = loaded.engine.new_game(s.seed).map_err(|e| e.to_string())?;
     s.request = request;
     s.replace(loaded, Line::new(state));
@@ -209,8 +211,8 @@ pub fn seat(s: &mut Session, args: &str) -> Result<String, String> {
     Ok(format!("seats: {}\n{}", s.seat_summary(), s.after_change()))
 }
 
-/// `view PLAYER|all|auto`. On a shared screen, a view that shows faces
-/// its holder may not see asks first, and lasts until the turn passes.
+/// `view PLAYER|all|auto`. A view that shows what the holder's seat may
+/// not see is a peek: it asks first (see `confirm`) and is marked.
 pub fn view(s: &mut Session, line: &str, arg: &str) -> Result<String, String> {
     let g = &s.loaded.engine.game;
     let chosen = match arg {
@@ -224,13 +226,13 @@ pub fn view(s: &mut Session, line: &str, arg: &str) -> Result<String, String> {
             )
         })?)),
     };
-    if let Some(v) = chosen
-        && confirm::reveals(s, v)
+    let own = s.own_eyes();
+    if chosen.is_some_and(|v| v != own)
         && let Some(question) = confirm::before_peeking(s, line, "This view")
     {
         return Ok(question);
     }
-    s.forced_view = chosen.filter(|&v| v != s.screen || !s.hot_seat());
+    s.forced_view = chosen.filter(|&v| v != own);
     let who = seen_by(s);
     let until = if s.hot_seat() && s.forced_view.is_some() {
         " until the turn passes"

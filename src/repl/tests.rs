@@ -50,6 +50,7 @@ fn random_set_up_replays_exactly_from_the_seed() {
         &s.loaded.engine,
         3,
         &replay::notations(&steps),
+        &[],
         None,
         Some(&steps),
     )
@@ -69,7 +70,7 @@ fn a_replay_stops_at_the_first_illegal_action() {
         "place Cruiser a5".to_string(),
         "place Cruiser zz".to_string(),
     ];
-    let r = replay::replay(&s.loaded.engine, 3, &actions, None, None).unwrap();
+    let r = replay::replay(&s.loaded.engine, 3, &actions, &[], None, None).unwrap();
     assert!(
         matches!(r.stop, Some(Stop::Illegal { index: 1, .. })),
         "red sets up first, on its own rows"

@@ -1,7 +1,8 @@
 //! `portolan replay`: saved games replayed under the current rules, a
 //! designer's regression suite. Each save is replayed from its seed; the
 //! first action that is now illegal, fails in a script, or leads to another
-//! position than the one the save recorded is named.
+//! position than the one the save recorded is named (as "a hidden action"
+//! when the save's players could not all see it: see `save::reader`).
 //!
 //! A save never chooses which code runs: its game and scenario are looked
 //! up by id in the catalog (the stock rules, or `--rules DIR`), never at
@@ -9,7 +10,7 @@
 
 use crate::data::catalog::Catalog;
 use crate::load::build;
-use crate::repl::save::{SaveFile, read_save, saved_overlays};
+use crate::repl::save::{SaveFile, read_save, reader, saved_overlays};
 use crate::replay::{Step, replay};
 use std::path::Path;
 
@@ -101,11 +102,12 @@ fn try_replay(catalog: &Catalog, path: &Path) -> Result<Verdict, String> {
         &engine,
         file.seed,
         &file.actions,
+        &file.reseeds,
         None,
         checked.then_some(&steps[..]),
     )?;
     Ok(match replayed.stop {
-        Some(stop) => Verdict::Diverged(stop.describe(&steps)),
+        Some(stop) => Verdict::Diverged(stop.describe(&steps, reader(&file, &engine.game))),
         None => Verdict::Same {
             actions: file.actions.len(),
             checked,
@@ -160,6 +162,7 @@ mod tests {
             viewer: None,
             actions: actions.iter().map(|a| a.to_string()).collect(),
             positions: positions.iter().map(|p| p.to_string()).collect(),
+            reseeds: vec![],
         }
     }
 

@@ -104,11 +104,19 @@ pub fn replies<'a>(text: &'a str, command: &str) -> Vec<&'a str> {
 
 /// Text up to the next prompt echo (whoever's it is).
 fn until_prompt(rest: &str) -> &str {
-    let end = ["\nblue> ", "\nred> ", "\ngame over> ", "\n["]
-        .iter()
-        .filter_map(|prompt| rest.find(prompt))
-        .min()
-        .map_or(rest.len(), |i| i + 1);
+    let end = [
+        "\nblue> ",
+        "\nred> ",
+        "\nnorth> ",
+        "\nsouth> ",
+        "\nconvoy> ",
+        "\ngame over> ",
+        "\n[",
+    ]
+    .iter()
+    .filter_map(|prompt| rest.find(prompt))
+    .min()
+    .map_or(rest.len(), |i| i + 1);
     &rest[..end]
 }
 
