@@ -93,7 +93,8 @@ pub struct GameState {
     pub first_player: PlayerId,
     pub rng: GameRng,
     pub ply: u32,
-    /// Every action applied so far, in order.
+    /// Every action applied so far, in order; empty when the game keeps
+    /// no log (see [`GameState::logged`]).
     pub log: Vec<Action>,
     /// What happened, for narration; empty when the game is not narrated
     /// (see [`GameState::record`]).
@@ -102,6 +103,10 @@ pub struct GameState {
     /// them (`Engine::set_narration`).
     #[serde(skip, default = "recorded")]
     pub narrated: bool,
+    /// Whether actions are kept in `log`: off in simulations, which count
+    /// plies and never replay (`Engine::set_action_log`).
+    #[serde(skip, default = "recorded")]
+    pub logged: bool,
     /// Position hashes after each action, for repetition rules.
     pub history: Vec<u64>,
     /// Positions before this index of `history` cannot recur (a face was
@@ -133,6 +138,7 @@ impl GameState {
             log: Vec::new(),
             events: Vec::new(),
             narrated: true,
+            logged: true,
             history: Vec::new(),
             history_floor: 0,
             piece_hash: 0,
@@ -172,7 +178,9 @@ impl GameState {
     /// history, so a playout grows them without reallocating. (Events are
     /// few where nobody narrates them, and large: they grow as needed.)
     pub fn reserve_plies(&mut self, plies: usize) {
-        self.log.reserve(plies);
+        if self.logged {
+            self.log.reserve(plies);
+        }
         self.history.reserve(plies);
     }
 

@@ -161,6 +161,15 @@ impl Run {
     }
 }
 
+/// Sets an engine up for a run's games: nobody reads their narration or
+/// their action log, so neither is kept, and a game's memory does not
+/// grow with its length (a repetition rule's position history aside: one
+/// hash a ply, as long as no face is revealed).
+pub fn for_playouts(engine: &Engine) {
+    engine.set_narration(false);
+    engine.set_action_log(false);
+}
+
 /// What a run keeps of a finished game.
 fn result_of(index: u64, state: GameState, turns: u32) -> GameResult {
     let outcome = state.result.expect("a finished game has a result");
@@ -198,8 +207,7 @@ where
         run,
         || {
             let engine = make_engine()?;
-            // Nobody reads a simulated game's log.
-            engine.set_narration(false);
+            for_playouts(&engine);
             Ok(engine)
         },
         |engine, i| play_one(engine, run, i),
