@@ -370,6 +370,10 @@ mod tests {
         let mut damaged = shard(1, 2, info());
         damaged.1.results.pop();
         let e = merge(vec![shard(0, 2, info()), damaged]).err().unwrap();
+        assert!(e.contains("it holds 1 game, but shard 1/2"), "{e}");
+        let mut damaged = shard(1, 2, info());
+        damaged.1.results[0].index = 2;
+        let e = merge(vec![shard(0, 2, info()), damaged]).err().unwrap();
         assert!(e.contains("changed or damaged"), "{e}");
     }
 
@@ -405,7 +409,10 @@ mod tests {
                 |f| f.results[1].first = 9,
                 "game 1 is started by player number 9",
             ),
-            (|f| f.results.truncate(2), "it holds 2 games, but shard 0/1"),
+            (
+                |f| f.results.truncate(2),
+                "it holds 2 games, but shard 0/1 of a run of 5 games plays 5",
+            ),
             (
                 |f| f.threads = usize::MAX,
                 "played on 18446744073709551615 threads",

@@ -26,8 +26,8 @@ pub fn check(file: &ShardFile) -> Result<(), String> {
     }
     if run.games == 0 || run.games > MAX_GAMES {
         return Err(format!(
-            "its run plays {} games; a run plays 1 to {MAX_GAMES}",
-            run.games
+            "its run plays {}; a run plays 1 to {MAX_GAMES}",
+            games(run.games)
         ));
     }
     let Shard { index, count } = file.shard;
@@ -39,9 +39,9 @@ pub fn check(file: &ShardFile) -> Result<(), String> {
     let expected = file.shard.game_count(run.games);
     if file.results.len() as u64 != expected {
         return Err(format!(
-            "it holds {} games, but shard {index}/{count} of a run of {} games plays {expected}",
-            file.results.len(),
-            run.games
+            "it holds {}, but shard {index}/{count} of a run of {} plays {expected}",
+            games(file.results.len() as u64),
+            games(run.games)
         ));
     }
     if file.threads == 0 || file.threads > MAX_THREADS {
@@ -64,6 +64,11 @@ pub fn check(file: &ShardFile) -> Result<(), String> {
     file.results
         .iter()
         .try_for_each(|r| check_result(r, players))
+}
+
+/// `1 game`, `2 games`.
+fn games(n: u64) -> String {
+    format!("{n} game{}", if n == 1 { "" } else { "s" })
 }
 
 /// One game's record: its players are the run's, its length within the
