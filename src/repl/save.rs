@@ -20,14 +20,17 @@ use crate::files::{Limit, read_text, write_atomic};
 use crate::kernel::game::Game;
 use crate::kernel::hash::{mix, str_key};
 use crate::kernel::piece::PlayerId;
+use crate::kernel::state::POSITION_HASH_VERSION;
 use crate::kernel::view::Viewer;
 use crate::load::{Loaded, Request, build};
 use crate::repl::session::{Seat, Session};
 use crate::repl::{confirm, replay};
 use serde::{Deserialize, Serialize};
 
-/// The save format's version; loading refuses newer ones.
-pub const FORMAT: u32 = 1;
+/// The save format's version; loading refuses newer ones. Version 2 added
+/// `position_hash`, so a program that knows only version 1 says the save
+/// is newer instead of calling the field unknown.
+pub const FORMAT: u32 = 2;
 
 /// The largest save `load` reads: a long game's save is a few hundred KiB.
 pub const SAVE_LIMIT: Limit = Limit {
@@ -64,6 +67,16 @@ pub struct SaveFile {
     /// saves have none; only illegal or failing actions show then.)
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub positions: Vec<String>,
+    /// The version of the position hash that wrote `positions` (see
+    /// [`POSITION_HASH_VERSION`]); 1 in saves from before it was recorded.
+    /// Hashes of another version than this program's are not compared.
+    #[serde(default = "first_position_hash")]
+    pub position_hash: u32,
+}
+
+/// The position hash of saves that do not say theirs.
+fn first_position_hash() -> u32 {
+    1
 }
 
 /// The fingerprint of a package: its files' paths and contents, hashed.
@@ -125,6 +138,7 @@ fn save_file(s: &Session) -> Result<SaveFile, String> {
         viewer,
         actions: replay::notations(&steps),
         positions: steps.iter().map(|s| format!("{:016x}", s.hash)).collect(),
+        position_hash: POSITION_HASH_VERSION,
     })
 }
 
