@@ -199,52 +199,110 @@ const STALE_TEMP_AGE: Duration = Duration::from_secs(3600);
 /// device, a FIFO, a socket or a folder is refused too. Temporary files
 /// that an earlier, interrupted save left beside the file are removed.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
-    let fail = |problem: String| FileError {
-        path: path.to_path_buf(),
-        problem,
-    };
-    let name = path
-        .file_name()
-        .ok_or_else(|| fail("names a folder, not a file".into()))?;
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let permissions = match fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_file() => Some(meta.permissions()),
-        Ok(meta) if meta.file_type().is_symlink() => {
-            let to = fs::read_link(path).map_or_else(|_| "?".into(), |p| p.display().to_string());
-            return Err(fail(format!(
-                "is a symbolic link (to {to}); Portolan does not write through links: \
-                 write to {to} itself, or remove the link"
-            )));
-        }
-        Ok(meta) => return Err(fail(not_regular(meta.file_type()))),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(fail(e.to_string())),
-    };
-    remove_stale_temps(folder, name);
-    let io = |e: std::io::Error| fail(e.to_string());
-    let prefix = temp_prefix(name);
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp");
-    // A new file gets the usual permissions (less the umask), not a
-    // temporary file's owner-only ones.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let mut temp = builder.tempfile_in(folder).map_err(io)?;
-    if let Some(p) = permissions {
-        temp.as_file().set_permissions(p).map_err(io)?;
+    let target = Target::of(path)?;
+    remove_stale_temps(target.folder, target.name);
+    let io = |e: std::io::Error| target.fail(e.to_string());
+    let mut temp = target.temp_file()?;
+    if let Some(p) = &target.permissions {
+        temp.as_file().set_permissions(p.clone()).map_err(io)?;
     }
     temp.write_all(bytes).map_err(io)?;
     temp.as_file().sync_all().map_err(io)?;
     // On failure the temporary file is dropped, which deletes it.
     temp.persist(path).map_err(|e| io(e.error))?;
     // Make the rename itself durable, where a folder can be synced.
-    if let Ok(d) = File::open(folder) {
+    if let Ok(d) = File::open(target.folder) {
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// Checks that [`write_atomic`] could write `path` now, before a command
+/// spends minutes on a run whose result goes there: the same refusals
+/// (a folder, a link, a FIFO, a device), and a folder that exists and
+/// takes a new file. That last is tried, not worked out from permission
+/// bits: a temporary file is made beside the path and removed at once,
+/// which holds for root and for read-only disks alike.
+pub fn check_writable(path: &Path) -> Result<(), FileError> {
+    let target = Target::of(path)?;
+    target.temp_file().map(drop)
+}
+
+/// Where a write goes, checked: the file's folder and name, and the
+/// permissions of the regular file it replaces, if any.
+struct Target<'a> {
+    path: &'a Path,
+    folder: &'a Path,
+    name: &'a std::ffi::OsStr,
+    permissions: Option<fs::Permissions>,
+}
+
+impl<'a> Target<'a> {
+    /// Refuses a path that names a folder, a link or a special file.
+    fn of(path: &'a Path) -> Result<Target<'a>, FileError> {
+        let fail = |problem: String| FileError {
+            path: path.to_path_buf(),
+            problem,
+        };
+        let name = path
+            .file_name()
+            .ok_or_else(|| fail("names a folder, not a file".into()))?;
+        let folder = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let permissions = match fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_file() => Some(meta.permissions()),
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let to =
+                    fs::read_link(path).map_or_else(|_| "?".into(), |p| p.display().to_string());
+                return Err(fail(format!(
+                    "is a symbolic link (to {to}); Portolan does not write through links: \
+                     write to {to} itself, or remove the link"
+                )));
+            }
+            Ok(meta) => return Err(fail(not_regular(meta.file_type()))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(fail(e.to_string())),
+        };
+        Ok(Target {
+            path,
+            folder,
+            name,
+            permissions,
+        })
+    }
+
+    fn fail(&self, problem: String) -> FileError {
+        FileError {
+            path: self.path.to_path_buf(),
+            problem,
+        }
+    }
+
+    /// A new temporary file beside the target (created exclusively, with
+    /// an unpredictable name), or why none can be made there.
+    fn temp_file(&self) -> Result<tempfile::NamedTempFile, FileError> {
+        if !self.folder.is_dir() {
+            return Err(self.fail(format!(
+                "cannot be written: there is no folder {}; make it first, or write elsewhere",
+                self.folder.display()
+            )));
+        }
+        let prefix = temp_prefix(self.name);
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tmp");
+        // A new file gets the usual permissions (less the umask), not a
+        // temporary file's owner-only ones.
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        builder.tempfile_in(self.folder).map_err(|e| {
+            self.fail(format!(
+                "cannot be written: no new file can be made in {} ({e})",
+                self.folder.display()
+            ))
+        })
+    }
 }
 
 /// Temporary files for `name` are `.NAME.RANDOM.tmp`, hidden beside it.

@@ -4,8 +4,8 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use portolan::load::Request;
 use portolan::output;
-use portolan::sim::Shard;
 use portolan::sim::command::{self as sim_command, Format, Simulate};
+use portolan::sim::{MAX_GAMES, Shard};
 use portolan::untrusted::echo;
 use portolan::{balance, cli};
 use std::path::PathBuf;
@@ -310,11 +310,6 @@ fn main() -> ExitCode {
     };
     output::finish(result)
 }
-
-/// The most games one run plays: a run keeps every game's result (about
-/// a hundred bytes) for its medians and percentiles, so the cap keeps a
-/// run within a gigabyte or so.
-const MAX_GAMES: u64 = 10_000_000;
 
 fn games(value: &str) -> Result<u64, String> {
     let n = at_least_one(value, "there is nothing to play: give --games 1 or more")?;

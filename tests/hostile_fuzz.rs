@@ -126,7 +126,17 @@ fn hostile_words(dir: &Path) -> Vec<String> {
 }
 
 const FIELDS: &[&str] = &[
-    "format", "game", "target", "scenario", "options", "seed", "seats", "viewer", "actions",
+    "format",
+    "game",
+    "target",
+    "scenario",
+    "options",
+    "seed",
+    "seats",
+    "viewer",
+    "actions",
+    "positions",
+    "position_hash",
 ];
 
 /// A valid save, changed: bytes flipped, cut short, or one field set to

@@ -99,7 +99,8 @@ fn a_saved_game_loads_replays_and_continues() {
     assert!(n > 22, "{first}");
     let text = std::fs::read_to_string(save).unwrap();
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(json["format"], 1);
+    assert_eq!(json["format"], 2);
+    assert_eq!(json["position_hash"], 2);
     assert_eq!(json["game"], "med-convoy");
     assert_eq!(json["seed"], 21);
     assert_eq!(json["options"][0], "coin-equal");

@@ -184,3 +184,55 @@ fn a_narrated_solitaire_save_replays_the_same() {
     );
     assert_eq!(text.matches("same positions").count(), 2, "{text}");
 }
+
+/// A save written before saves named their position hash (version 1):
+/// med-convoy, seed 5, random against random, 180 actions.
+const OLD_HASH_SAVE: &str = "tests/save_fixtures/med-convoy-hash-1.json";
+
+#[test]
+fn a_save_with_positions_of_an_older_hash_replays_the_same_with_a_note() {
+    let rules = PackageCopy::new();
+    let save = Path::new(env!("CARGO_MANIFEST_DIR")).join(OLD_HASH_SAVE);
+    let out = portolan(
+        rules.root.parent().unwrap(),
+        &["replay", save.to_str().unwrap()],
+        "",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.starts_with("same"), "{text}");
+    assert!(text.contains("180 actions replay"), "{text}");
+    assert!(
+        text.contains("recorded with position hash 1") && text.contains("save it again"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_save_loaded_and_saved_again_records_positions_that_are_compared() {
+    let rules = PackageCopy::new();
+    let dir = tempfile::tempdir().unwrap();
+    let old = Path::new(env!("CARGO_MANIFEST_DIR")).join(OLD_HASH_SAVE);
+    let new = dir.path().join("again.json");
+    let out = portolan(
+        rules.root.parent().unwrap(),
+        &["play", "med-convoy"],
+        &format!("load {}\nsave {}\n", old.display(), new.display()),
+    );
+    assert!(new.exists(), "{}", String::from_utf8_lossy(&out.stdout));
+    let out = portolan(
+        rules.root.parent().unwrap(),
+        &["replay", new.to_str().unwrap()],
+        "",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("180 actions replay to the same positions"),
+        "{text}"
+    );
+}

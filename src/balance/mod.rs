@@ -74,6 +74,10 @@ const CORRECTION: &str = "Holm-Bonferroni over the variants compared, for each m
 
 /// Plays every variant and returns the report (and writes the plot).
 pub fn balance(catalog: &Catalog, b: &Balance) -> Result<String, String> {
+    // Refused now rather than after every variant has played.
+    if let Some(path) = &b.plot {
+        crate::files::check_writable(path).map_err(|e| format!("--plot {e}"))?;
+    }
     let mut variants = b.variants.clone();
     let each: [(bool, variant::Each); 2] = [
         (b.each_option, variant::each_option),

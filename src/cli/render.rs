@@ -5,7 +5,7 @@
 //! default, as every player sees it: no hidden face is drawn then.
 
 use crate::data::catalog::Catalog;
-use crate::files::write_atomic;
+use crate::files::{check_writable, write_atomic};
 use crate::kernel::view::Viewer;
 use crate::load::{Request, load};
 use crate::render::draw;
@@ -37,6 +37,8 @@ pub fn render(catalog: &Catalog, r: &Render) -> Result<String, String> {
                 .into(),
         );
     }
+    // Refused before a save is replayed to draw it.
+    check_writable(&r.svg).map_err(|e| format!("--svg {e}"))?;
     let loaded = load(catalog, &r.request).map_err(|e| e.to_string())?;
     let (loaded, state) = match &r.save {
         Some(path) => {

@@ -11,6 +11,13 @@ use crate::kernel::value::Vars;
 pub use crate::data::colour::Colour;
 pub use crate::data::game_file::Target;
 
+/// The most a game's `max_plies` may be. A game a million decisions long
+/// is far past any board game's (the stock games stop at 60,000), so a
+/// bot game still going there is a rule that never ends: capping it keeps
+/// such a game from running for hours and its record (a REPL's log, a
+/// save) from growing without bound.
+pub const MAX_PLIES: u32 = 1_000_000;
+
 /// A player seat as the rules define it.
 #[derive(Clone, Debug)]
 pub struct PlayerDef {
@@ -316,6 +323,8 @@ pub struct Game {
     pub dice_tables: Vec<DiceTable>,
     pub options: Vec<OptionDef>,
     pub vars: Vars,
+    /// A game still running after this many actions is drawn; at most
+    /// [`MAX_PLIES`].
     pub max_plies: u32,
 }
 

@@ -7,11 +7,15 @@
 use crate::kernel::action::Action;
 use crate::kernel::board::SpaceId;
 use crate::kernel::event::{Event, Outcome};
-use crate::kernel::hash::{mix, piece_key, str_key};
 use crate::kernel::piece::{KindId, Location, Piece, PieceId, PlayerId};
 use crate::kernel::rng::GameRng;
 use crate::kernel::value::{Value, Vars};
 use serde::{Deserialize, Serialize};
+
+mod position_hash;
+
+pub use position_hash::VERSION as POSITION_HASH_VERSION;
+use position_hash::piece_key;
 
 const NONE: u16 = u16::MAX;
 
@@ -109,7 +113,8 @@ pub struct GameState {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reseeds: Vec<Reseed>,
     pub ply: u32,
-    /// Every action applied so far, in order.
+    /// Every action applied so far, in order; empty when the game keeps
+    /// no log (see [`GameState::logged`]).
     pub log: Vec<Action>,
     /// What happened, for narration; empty when the game is not narrated
     /// (see [`GameState::record`]).
@@ -118,6 +123,10 @@ pub struct GameState {
     /// them (`Engine::set_narration`).
     #[serde(skip, default = "recorded")]
     pub narrated: bool,
+    /// Whether actions are kept in `log`: off in simulations, which count
+    /// plies and never replay (`Engine::set_action_log`).
+    #[serde(skip, default = "recorded")]
+    pub logged: bool,
     /// Position hashes after each action, for repetition rules.
     pub history: Vec<u64>,
     /// Positions before this index of `history` cannot recur (a face was
@@ -150,6 +159,7 @@ impl GameState {
             log: Vec::new(),
             events: Vec::new(),
             narrated: true,
+            logged: true,
             history: Vec::new(),
             history_floor: 0,
             piece_hash: 0,
@@ -212,7 +222,9 @@ impl GameState {
     /// history, so a playout grows them without reallocating. (Events are
     /// few where nobody narrates them, and large: they grow as needed.)
     pub fn reserve_plies(&mut self, plies: usize) {
-        self.log.reserve(plies);
+        if self.logged {
+            self.log.reserve(plies);
+        }
         self.history.reserve(plies);
     }
 
@@ -228,7 +240,7 @@ impl GameState {
         self.piece_hash = 0;
         for i in (0..self.pieces.len()).rev() {
             let piece = &self.pieces[i];
-            self.piece_hash ^= key_of(i, piece);
+            self.piece_hash ^= piece_key(i, piece);
             if let Location::Space(s) = piece.loc {
                 self.link(PieceId(i as u16), s);
             }
@@ -243,7 +255,7 @@ impl GameState {
     pub fn add_piece(&mut self, piece: Piece) -> PieceId {
         let id = PieceId(self.pieces.len() as u16);
         let loc = piece.loc;
-        self.piece_hash ^= key_of(id.0 as usize, &piece);
+        self.piece_hash ^= piece_key(id.0 as usize, &piece);
         self.pieces.push(piece);
         self.occupancy.next.push(NONE);
         self.index_owner(id);
@@ -394,21 +406,6 @@ impl GameState {
         self.update(id, |p| p.attrs = attrs);
     }
 
-    /// The hash of the position: pieces, variables, whose decision it is.
-    /// The log, the RNG and the history are not part of a position.
-    pub fn position_hash(&self) -> u64 {
-        let mut h = self.piece_hash ^ vars_hash(&self.vars);
-        for (i, p) in self.players.iter().enumerate() {
-            h ^= mix(vars_hash(&p.vars) ^ u64::from(p.used_specials) ^ ((i as u64) << 40));
-        }
-        for (depth, f) in self.stack.iter().enumerate() {
-            let frame =
-                (u64::from(f.phase) << 40) ^ (u64::from(f.player.0) << 32) ^ u64::from(f.step);
-            h ^= mix(frame ^ ((depth as u64) << 56) ^ vars_hash(&f.ctx));
-        }
-        h
-    }
-
     /// How many times a position (by hash) has occurred since the last
     /// irreversible change, counting this one.
     pub fn occurrences(&self, hash: u64) -> usize {
@@ -420,9 +417,9 @@ impl GameState {
 
     fn update(&mut self, id: PieceId, change: impl FnOnce(&mut Piece)) {
         let i = id.0 as usize;
-        self.piece_hash ^= key_of(i, &self.pieces[i]);
+        self.piece_hash ^= piece_key(i, &self.pieces[i]);
         change(&mut self.pieces[i]);
-        self.piece_hash ^= key_of(i, &self.pieces[i]);
+        self.piece_hash ^= piece_key(i, &self.pieces[i]);
     }
 
     /// Inserts a piece into a space's list, keeping the list sorted by id so
@@ -499,43 +496,6 @@ pub fn set_var(vars: &mut Vars, name: &str, value: Option<Value>) {
             vars.remove(name);
         }
     }
-}
-
-fn key_of(index: usize, p: &Piece) -> u64 {
-    let loc = match p.loc {
-        Location::Space(s) => u32::from(s.0),
-        Location::Pool(pool) => 0x1_0000 | u32::from(pool.0),
-    };
-    let owner = p.owner.map_or(0xFF, |o| o.0);
-    let attrs = vars_hash(&p.attrs);
-    piece_key(
-        index as u16,
-        p.kind.0,
-        loc | (u32::from(owner) << 17),
-        p.seen_by,
-    ) ^ attrs
-}
-
-/// Inlined for its common case: the position hash reads several variable
-/// sets a ply, and most are empty.
-#[inline]
-fn vars_hash(vars: &Vars) -> u64 {
-    if vars.is_empty() {
-        0
-    } else {
-        filled_vars_hash(vars)
-    }
-}
-
-fn filled_vars_hash(vars: &Vars) -> u64 {
-    vars.iter_unordered().fold(0, |h, (k, v)| {
-        let v = match v {
-            Value::Bool(b) => mix(u64::from(*b) ^ 0xB001),
-            Value::Int(i) => mix(*i as u64 ^ 0x1A7),
-            Value::Str(s) => str_key(s),
-        };
-        h ^ mix(str_key(k) ^ v.rotate_left(17))
-    })
 }
 
 #[cfg(test)]

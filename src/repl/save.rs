@@ -26,15 +26,17 @@ use crate::kernel::game::Game;
 use crate::kernel::hash::{mix, str_key};
 use crate::kernel::piece::PlayerId;
 use crate::kernel::state::Reseed;
+use crate::kernel::state::POSITION_HASH_VERSION;
 use crate::kernel::view::Viewer;
 use crate::load::{Loaded, Request, build};
 use crate::repl::session::{Seat, Session};
 use crate::repl::{confirm, replay};
 use serde::{Deserialize, Serialize};
 
-/// The save format's version; loading refuses newer ones. Version 2 adds
-/// fresh random streams (`reseeds`); a save without any is written as
-/// version 1, which older programs read.
+/// The save format's version; loading refuses newer ones. Version 2 added
+/// `position_hash` and fresh random streams after undo (`reseeds`), so a
+/// program that knows only version 1 says the save is newer instead of
+/// misreading it.
 pub const FORMAT: u32 = 2;
 
 /// The largest save `load` reads: a long game's save is a few hundred KiB.
@@ -76,6 +78,16 @@ pub struct SaveFile {
     /// saves have none; only illegal or failing actions show then.)
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub positions: Vec<String>,
+    /// The version of the position hash that wrote `positions` (see
+    /// [`POSITION_HASH_VERSION`]); 1 in saves from before it was recorded.
+    /// Hashes of another version than this program's are not compared.
+    #[serde(default = "first_position_hash")]
+    pub position_hash: u32,
+}
+
+/// The position hash of saves that do not say theirs.
+fn first_position_hash() -> u32 {
+    1
 }
 
 /// The fingerprint of a package: its files' paths and contents, hashed.
@@ -141,11 +153,8 @@ fn save_file(s: &Session) -> Result<SaveFile, String> {
         actions: replay::notations(&steps),
         positions: steps.iter().map(|s| format!("{:016x}", s.hash)).collect(),
         reseeds: s.state().reseeds.clone(),
-        format: if s.state().reseeds.is_empty() {
-            1
-        } else {
-            FORMAT
-        },
+        position_hash: POSITION_HASH_VERSION,
+        format: FORMAT,
     })
 }
 

@@ -9,6 +9,7 @@
 //! the path it was played from.
 
 use crate::data::catalog::Catalog;
+use crate::kernel::state::POSITION_HASH_VERSION;
 use crate::load::build;
 use crate::repl::save::{SaveFile, read_save, reader, saved_overlays};
 use crate::replay::{Step, replay};
@@ -18,9 +19,36 @@ use std::path::Path;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// Every action replayed (to the recorded positions, when it has them).
-    Same { actions: usize, checked: bool },
+    Same { actions: usize, checked: Positions },
     /// The game goes another way now, or the save could not be replayed.
     Diverged(String),
+}
+
+/// Whether a replay compared the positions a save recorded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Positions {
+    Compared,
+    /// The save records none (it is older than position hashes in saves).
+    NoneRecorded,
+    /// The save's hashes are of another version of the position hash, so
+    /// they cannot match this program's: comparing them would call every
+    /// such save diverged.
+    OtherHash(u32),
+}
+
+impl Positions {
+    /// What a `same` line says about the positions.
+    fn words(self) -> String {
+        match self {
+            Positions::Compared => " to the same positions".into(),
+            Positions::NoneRecorded => " (no positions recorded to compare)".into(),
+            Positions::OtherHash(v) => format!(
+                " (its positions were recorded with position hash {v}, this portolan's is {}, \
+                 so they are not compared: load it and save it again to record them)",
+                POSITION_HASH_VERSION
+            ),
+        }
+    }
 }
 
 /// Replays every save in `path` (a save file, or a folder of `.json`
@@ -47,11 +75,7 @@ pub fn replay_saves(catalog: &Catalog, path: &Path) -> Result<(String, bool), St
             Verdict::Same { actions, checked } => format!(
                 "same      {}: {actions} actions replay{}",
                 save.display(),
-                if checked {
-                    " to the same positions"
-                } else {
-                    " (no positions recorded to compare)"
-                }
+                checked.words()
             ),
             Verdict::Diverged(why) => {
                 all_same = false;
@@ -87,7 +111,7 @@ fn try_replay(catalog: &Catalog, path: &Path) -> Result<Verdict, String> {
     // rules may keep narration in the state (the solitaire game's sheet
     // notes are variables), and a quiet replay would never reach them.
     engine.set_narration(true);
-    let recorded = recorded_steps(&file)?;
+    let (recorded, positions) = recorded_steps(&file)?;
     let checked = recorded.is_some();
     let steps = recorded.unwrap_or_else(|| {
         file.actions
@@ -110,17 +134,21 @@ fn try_replay(catalog: &Catalog, path: &Path) -> Result<Verdict, String> {
         Some(stop) => Verdict::Diverged(stop.describe(&steps, reader(&file, &engine.game))),
         None => Verdict::Same {
             actions: file.actions.len(),
-            checked,
+            checked: positions,
         },
     })
 }
 
-/// The save's actions with the positions it recorded: `None` for a save
-/// from before positions were recorded, an error for one whose count does
-/// not match its actions (damaged or edited by hand).
-fn recorded_steps(file: &SaveFile) -> Result<Option<Vec<Step>>, String> {
+/// The save's actions with the positions it recorded, to compare: `None`
+/// for a save from before positions were recorded or with hashes of
+/// another version (and which), an error for one whose count does not
+/// match its actions (damaged or edited by hand).
+fn recorded_steps(file: &SaveFile) -> Result<(Option<Vec<Step>>, Positions), String> {
     if file.positions.is_empty() {
-        return Ok(None);
+        return Ok((None, Positions::NoneRecorded));
+    }
+    if file.position_hash != POSITION_HASH_VERSION {
+        return Ok((None, Positions::OtherHash(file.position_hash)));
     }
     if file.positions.len() != file.actions.len() {
         return Err(format!(
@@ -141,7 +169,7 @@ fn recorded_steps(file: &SaveFile) -> Result<Option<Vec<Step>>, String> {
             })
         })
         .collect::<Result<Vec<_>, String>>()
-        .map(Some)
+        .map(|steps| (Some(steps), Positions::Compared))
 }
 
 #[cfg(test)]
@@ -150,7 +178,7 @@ mod tests {
 
     fn save(actions: &[&str], positions: &[&str]) -> SaveFile {
         SaveFile {
-            format: 1,
+            format: 2,
             game: "g".into(),
             rules_fingerprint: String::new(),
             target: "g".into(),
@@ -163,19 +191,33 @@ mod tests {
             actions: actions.iter().map(|a| a.to_string()).collect(),
             positions: positions.iter().map(|p| p.to_string()).collect(),
             reseeds: vec![],
+            position_hash: POSITION_HASH_VERSION,
         }
     }
 
     #[test]
     fn positions_are_all_there_or_absent() {
-        assert_eq!(recorded_steps(&save(&["a", "b"], &[])), Ok(None));
+        assert_eq!(
+            recorded_steps(&save(&["a", "b"], &[])),
+            Ok((None, Positions::NoneRecorded))
+        );
         let steps = recorded_steps(&save(&["a", "b"], &["1f", "2e"]))
             .unwrap()
+            .0
             .unwrap();
         assert_eq!(steps[1].hash, 0x2e);
         let e = recorded_steps(&save(&["a", "b"], &["1f"])).unwrap_err();
         assert!(e.contains("1 positions for 2 actions"), "{e}");
         let e = recorded_steps(&save(&["a"], &["xyz"])).unwrap_err();
         assert!(e.contains("'xyz' is not a position hash"), "{e}");
+    }
+
+    #[test]
+    fn positions_of_another_hash_are_not_compared() {
+        let old = SaveFile {
+            position_hash: 1,
+            ..save(&["a"], &["1f"])
+        };
+        assert_eq!(recorded_steps(&old), Ok((None, Positions::OtherHash(1))));
     }
 }

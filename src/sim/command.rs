@@ -2,11 +2,12 @@
 //! shard's result file), for `main.rs` to call.
 
 use crate::data::catalog::Catalog;
+use crate::files::check_writable;
 use crate::load::{Request, load, load_counted};
 use crate::sim::counter::Build;
 use crate::sim::metrics::Metrics;
 use crate::sim::report::{Report, Timing};
-use crate::sim::shard::{self, RunInfo, ShardFile};
+use crate::sim::shard::{self, MAX_SHARD_GAMES, RunInfo, ShardFile};
 use crate::sim::{self, Run, Shard, progress, seats};
 use std::path::PathBuf;
 
@@ -40,6 +41,7 @@ pub struct Simulate {
 /// report, or where a shard's results went. The speed goes to standard
 /// error, so the report itself is the same on every machine.
 pub fn simulate(catalog: &Catalog, s: &Simulate) -> Result<String, String> {
+    let out = s.shard.map(|shard| shard_output(s, shard)).transpose()?;
     let loaded = load(catalog, &s.request).map_err(|e| e.to_string())?;
     let game = &loaded.engine.game;
     let players: Vec<String> = game.players.iter().map(|p| p.id.clone()).collect();
@@ -87,8 +89,7 @@ pub fn simulate(catalog: &Catalog, s: &Simulate) -> Result<String, String> {
         (results, None, seconds)
     };
     let threads = run.threads_used();
-    if let Some(shard) = s.shard {
-        let path = s.out.clone().unwrap_or_else(|| shard::default_path(shard));
+    if let (Some(shard), Some(path)) = (s.shard, out) {
         let played = results.len();
         ShardFile::new(info, shard, seconds, threads, results, coverage).write(&path)?;
         return Ok(format!(
@@ -105,6 +106,29 @@ pub fn simulate(catalog: &Catalog, s: &Simulate) -> Result<String, String> {
         coverage,
     };
     Ok(render(&report, s.format))
+}
+
+/// Where a shard's result file goes, checked before the shard plays: a
+/// path `write_atomic` would refuse, or more games than a result file
+/// holds, are refused now rather than after the run.
+fn shard_output(s: &Simulate, shard: Shard) -> Result<PathBuf, String> {
+    let games = shard.game_count(s.games);
+    if games > MAX_SHARD_GAMES {
+        return Err(format!(
+            "--shard {}/{}: this shard would play {games} games; a shard plays at most \
+             {MAX_SHARD_GAMES} (its result file must stay small enough to merge): \
+             split the run into at least {} shards",
+            shard.index,
+            shard.count,
+            s.games.div_ceil(MAX_SHARD_GAMES)
+        ));
+    }
+    let path = s.out.clone().unwrap_or_else(|| shard::default_path(shard));
+    check_writable(&path).map_err(|e| match &s.out {
+        Some(_) => format!("--out {e}"),
+        None => format!("the shard's result file {e} (choose another with --out FILE)"),
+    })?;
+    Ok(path)
 }
 
 /// `portolan merge FILES...`: the report of the whole run.

@@ -10,7 +10,7 @@ use crate::kernel::movement;
 use crate::kernel::piece::PlayerId;
 use crate::kernel::state::GameState;
 use crate::sim::coverage::Coverage;
-use crate::sim::{GameResult, Run, game_seed, play_watched, result_of};
+use crate::sim::{GameResult, Run, for_playouts, game_seed, play_watched, result_of};
 
 /// Which engine a coverage run asks its loader for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,7 +40,7 @@ pub struct Counter {
 impl Counter {
     pub fn new(make: &dyn Fn(Build) -> Result<Engine, String>) -> Result<Counter, String> {
         let engine = make(Build::Counted)?;
-        engine.set_narration(false);
+        for_playouts(&engine);
         let game = &engine.game;
         let enabled: Vec<String> = game
             .enabled_options()
@@ -52,7 +52,7 @@ impl Counter {
             .enumerate()
             .map(|(option, id)| {
                 let engine = make(Build::Without(id))?;
-                engine.set_narration(false);
+                for_playouts(&engine);
                 Ok(Shadow { engine, option })
             })
             .collect::<Result<Vec<_>, String>>()?;

@@ -182,29 +182,30 @@ impl Coverage {
         }
     }
 
-    /// Adds another part of the same run's coverage.
+    /// Adds another part of the same run's coverage. Counts saturate: a
+    /// part may come from a shard file, whose numbers are anyone's.
     pub fn add(&mut self, other: &Coverage) -> Result<(), String> {
         if shape(self) != shape(other) {
             return Err("the coverage of different rules cannot be added up".into());
         }
-        self.games += other.games;
+        self.games = self.games.saturating_add(other.games);
         for (a, b) in self.functions.iter_mut().zip(&other.functions) {
-            a.calls += b.calls;
+            a.calls = a.calls.saturating_add(b.calls);
         }
         for (a, b) in self.tables.iter_mut().zip(&other.tables) {
-            a.gaps += b.gaps;
+            a.gaps = a.gaps.saturating_add(b.gaps);
             for (x, y) in a.rows.iter_mut().zip(&b.rows) {
-                x.reads += y.reads;
+                x.reads = x.reads.saturating_add(y.reads);
             }
         }
         for (a, b) in self.combat.iter_mut().zip(&other.combat) {
             for (x, y) in a.cells.iter_mut().zip(&b.cells) {
-                x.reads += y.reads;
+                x.reads = x.reads.saturating_add(y.reads);
             }
         }
         for (a, b) in self.options.iter_mut().zip(&other.options) {
-            a.calls += b.calls;
-            a.games_changed += b.games_changed;
+            a.calls = a.calls.saturating_add(b.calls);
+            a.games_changed = a.games_changed.saturating_add(b.games_changed);
         }
         Ok(())
     }
@@ -265,7 +266,11 @@ impl Coverage {
             }
         }
         for t in &self.tables {
-            let total: u64 = t.rows.iter().map(|r| r.reads).sum::<u64>() + t.gaps;
+            let total = t
+                .rows
+                .iter()
+                .map(|r| r.reads)
+                .fold(t.gaps, u64::saturating_add);
             let _ = writeln!(out, "  table {} ({total} rolls)", t.table);
             for (i, r) in t.rows.iter().enumerate() {
                 let _ = writeln!(
@@ -283,7 +288,7 @@ impl Coverage {
             }
         }
         for c in &self.combat {
-            let total: u64 = c.cells.iter().map(|x| x.reads).sum();
+            let total = c.cells.iter().map(|x| x.reads).fold(0, u64::saturating_add);
             let _ = writeln!(
                 out,
                 "  combat in phase {} ({total} attacks): attacker, defender, result, attacks",

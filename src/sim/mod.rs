@@ -14,6 +14,7 @@ pub mod progress;
 pub mod report;
 pub mod seats;
 pub mod shard;
+pub mod shard_check;
 pub mod significance;
 pub mod stats;
 
@@ -29,6 +30,14 @@ pub use report::Report;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
+
+/// The most games one run plays: a run keeps every game's result (about
+/// a hundred bytes) for its medians and percentiles, so the cap keeps a
+/// run within a gigabyte or so.
+pub const MAX_GAMES: u64 = 10_000_000;
+
+/// The most threads a run plays on.
+pub const MAX_THREADS: usize = 64;
 
 /// Room for the legal actions of a typical decision (Convoy has up to 54),
 /// so a playout does not grow its list step by step.
@@ -125,6 +134,14 @@ impl Shard {
     pub fn games(self, total: u64) -> impl Iterator<Item = u64> {
         (self.index..total).step_by(self.count as usize)
     }
+
+    /// How many of a run's `total` games this shard plays.
+    pub fn game_count(self, total: u64) -> u64 {
+        match total.checked_sub(self.index) {
+            Some(after) if after > 0 => (after - 1) / self.count + 1,
+            _ => 0,
+        }
+    }
 }
 
 /// A simulation run's settings.
@@ -154,11 +171,21 @@ impl Run {
     }
 
     /// The threads a run plays on: as many as asked, but at least one,
-    /// at most 64, and no more than there are games in its shard.
+    /// at most [`MAX_THREADS`], and no more than there are games in its
+    /// shard.
     pub fn threads_used(&self) -> usize {
-        let games = self.shard.games(self.games).count();
-        self.threads.clamp(1, 64).min(games.max(1))
+        let games = usize::try_from(self.shard.game_count(self.games)).unwrap_or(usize::MAX);
+        self.threads.clamp(1, MAX_THREADS).min(games.max(1))
     }
+}
+
+/// Sets an engine up for a run's games: nobody reads their narration or
+/// their action log, so neither is kept, and a game's memory does not
+/// grow with its length (a repetition rule's position history aside: one
+/// hash a ply, as long as no face is revealed).
+pub fn for_playouts(engine: &Engine) {
+    engine.set_narration(false);
+    engine.set_action_log(false);
 }
 
 /// What a run keeps of a finished game.
@@ -198,8 +225,7 @@ where
         run,
         || {
             let engine = make_engine()?;
-            // Nobody reads a simulated game's log.
-            engine.set_narration(false);
+            for_playouts(&engine);
             Ok(engine)
         },
         |engine, i| play_one(engine, run, i),

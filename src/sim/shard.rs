@@ -10,8 +10,9 @@
 
 use crate::files::{Limit, read_text, write_atomic};
 use crate::sim::coverage::Coverage;
-use crate::sim::{GameResult, Shard};
+use crate::sim::{GameResult, Shard, shard_check};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// What a result file says it is.
@@ -19,11 +20,17 @@ const FORMAT: &str = "portolan-shard";
 /// The version of the result file this build writes and reads (2: a game
 /// cut short by a limit is marked in its outcome, `by_limit`).
 const VERSION: u32 = 2;
-/// The largest result file `merge` reads (about 1.5 million games).
+/// The largest result file `merge` reads: room for [`MAX_SHARD_GAMES`]
+/// games at over 250 bytes each (a game takes about 150).
 const FILE_LIMIT: Limit = Limit {
     bytes: 256 << 20,
     what: "a shard result file",
 };
+
+/// The most games one shard plays, so that its result file stays within
+/// [`FILE_LIMIT`]: `simulate --shard` refuses a larger shard before it
+/// plays, rather than write a file `merge` would refuse.
+pub const MAX_SHARD_GAMES: u64 = 1_000_000;
 
 /// A run's settings: what makes two result files shards of one run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -95,28 +102,37 @@ impl ShardFile {
         write_atomic(path, json.as_bytes()).map_err(|e| e.to_string())
     }
 
+    /// Reads a result file written by `simulate --shard`, within
+    /// [`FILE_LIMIT`]; every problem names the file. The numbers in it are
+    /// not checked yet: [`merge`] does that, before it uses any.
     pub fn read(path: &Path) -> Result<ShardFile, String> {
         let text = read_text(path, FILE_LIMIT).map_err(|e| e.to_string())?;
-        let head: serde_json::Value = serde_json::from_str(&text)
-            .map_err(|e| format!("{}: not a shard result file ({e})", path.display()))?;
-        if head.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+        let at = path.display();
+        let head: Head = serde_json::from_str(&text)
+            .map_err(|e| format!("{at}: not a shard result file ({e})"))?;
+        if head.format.as_deref() != Some(FORMAT) {
             return Err(format!(
-                "{}: not a shard result file (write one with simulate --shard I/N)",
-                path.display()
+                "{at}: not a shard result file (write one with simulate --shard I/N)"
             ));
         }
-        let version = head.get("version").and_then(|v| v.as_u64());
-        if version != Some(u64::from(VERSION)) {
+        if head.version != Some(u64::from(VERSION)) {
             return Err(format!(
-                "{}: a shard result file of version {}; this portolan reads version {VERSION}: \
+                "{at}: a shard result file of version {}; this portolan reads version {VERSION}: \
                  merge it with the portolan that wrote it, or run the shard again",
-                path.display(),
-                version.map_or("?".into(), |v| v.to_string())
+                head.version.map_or("?".into(), |v| v.to_string())
             ));
         }
-        serde_json::from_value(head)
-            .map_err(|e| format!("{}: a damaged shard result file ({e})", path.display()))
+        serde_json::from_str(&text).map_err(|e| format!("{at}: a damaged shard result file ({e})"))
     }
+}
+
+/// What a result file says it is, read before the rest: a file of another
+/// kind or version is named as such, not as damaged. Other fields are
+/// skipped unread.
+#[derive(Deserialize)]
+struct Head {
+    format: Option<String>,
+    version: Option<u64>,
 }
 
 /// The default name of a shard's result file.
@@ -137,14 +153,24 @@ pub struct Merged {
     pub coverage: Option<Coverage>,
 }
 
-/// Merges the result files of every shard of one run, refusing files of
-/// different runs, a shard given twice and missing shards.
+/// Merges the result files of every shard of one run, refusing a file
+/// with a number out of bounds (see [`shard_check`]), files of different
+/// runs, a shard given twice and missing shards.
 pub fn merge(files: Vec<(PathBuf, ShardFile)>) -> Result<Merged, String> {
+    for (path, f) in &files {
+        shard_check::check(f).map_err(|problem| {
+            format!(
+                "{}: a damaged shard result file: {problem}; run the shard again",
+                path.display()
+            )
+        })?;
+    }
     let Some((first_path, first)) = files.first() else {
         return Err("merge needs the result files of a run's shards".into());
     };
     let count = first.shard.count;
-    let mut seen: Vec<Option<&Path>> = vec![None; count as usize];
+    // By shard index: a map, since the count is a number from a file.
+    let mut seen: BTreeMap<u64, &Path> = BTreeMap::new();
     for (path, f) in &files {
         if f.run != first.run {
             return Err(format!(
@@ -163,8 +189,7 @@ pub fn merge(files: Vec<(PathBuf, ShardFile)>) -> Result<Merged, String> {
                 first_path.display()
             ));
         }
-        let slot = &mut seen[f.shard.index as usize];
-        if let Some(other) = slot.replace(path) {
+        if let Some(other) = seen.insert(f.shard.index, path) {
             return Err(format!(
                 "{} and {} are both shard {}/{count}: give each shard once",
                 other.display(),
@@ -172,8 +197,11 @@ pub fn merge(files: Vec<(PathBuf, ShardFile)>) -> Result<Merged, String> {
                 f.shard.index
             ));
         }
-        let expected: Vec<u64> = f.shard.games(first.run.games).collect();
-        if f.results.iter().map(|r| r.index).ne(expected) {
+        if f.results
+            .iter()
+            .map(|r| r.index)
+            .ne(f.shard.games(first.run.games))
+        {
             return Err(format!(
                 "{}: its games are not those of shard {}/{count}: the file was changed or damaged",
                 path.display(),
@@ -181,21 +209,7 @@ pub fn merge(files: Vec<(PathBuf, ShardFile)>) -> Result<Merged, String> {
             ));
         }
     }
-    let missing: Vec<String> = (0..count)
-        .filter(|&i| seen[i as usize].is_none())
-        .map(|i| format!("{i}/{count}"))
-        .collect();
-    if !missing.is_empty() {
-        return Err(format!(
-            "shard{} {} {} missing: run {} with simulate --shard, or give {} result file{}",
-            if missing.len() == 1 { "" } else { "s" },
-            missing.join(", "),
-            if missing.len() == 1 { "is" } else { "are" },
-            if missing.len() == 1 { "it" } else { "them" },
-            if missing.len() == 1 { "its" } else { "their" },
-            if missing.len() == 1 { "" } else { "s" },
-        ));
-    }
+    missing_shards(&seen, count)?;
     let seconds = files.iter().map(|(_, f)| f.seconds).fold(0.0, f64::max);
     let threads = files.iter().map(|(_, f)| f.threads).sum();
     let run = first.run.clone();
@@ -226,6 +240,39 @@ pub fn merge(files: Vec<(PathBuf, ShardFile)>) -> Result<Merged, String> {
     })
 }
 
+/// The most missing shards an error lists by name.
+const MISSING_NAMED: usize = 5;
+
+/// Refuses a merge that lacks shards, naming the first few missing. Only
+/// the shards given are walked, never all `count` of them: the count is a
+/// number from a file.
+fn missing_shards(seen: &BTreeMap<u64, &Path>, count: u64) -> Result<(), String> {
+    let missing = count - seen.len() as u64;
+    if missing == 0 {
+        return Ok(());
+    }
+    // The first missing indexes lie among the first `seen + named` ones.
+    let named: Vec<String> = (0..count)
+        .filter(|i| !seen.contains_key(i))
+        .take(MISSING_NAMED)
+        .map(|i| format!("{i}/{count}"))
+        .collect();
+    let more = missing - named.len() as u64;
+    let list = match more {
+        0 => named.join(", "),
+        _ => format!("{} and {more} more", named.join(", ")),
+    };
+    let one = missing == 1;
+    Err(format!(
+        "shard{} {list} {} missing: run {} with simulate --shard, or give {} result file{}",
+        if one { "" } else { "s" },
+        if one { "is" } else { "are" },
+        if one { "it" } else { "them" },
+        if one { "its" } else { "their" },
+        if one { "" } else { "s" },
+    ))
+}
+
 /// The first setting in which two runs differ, in words.
 fn difference(a: &RunInfo, b: &RunInfo) -> String {
     let fields = [
@@ -252,89 +299,4 @@ fn difference(a: &RunInfo, b: &RunInfo) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::kernel::event::Outcome;
-
-    fn info() -> RunInfo {
-        RunInfo {
-            game: "g".into(),
-            scenario: None,
-            options: vec![],
-            overlays: vec![],
-            players: vec!["a".into(), "b".into()],
-            bots: vec!["random".into(), "random".into()],
-            seed: 1,
-            games: 5,
-            coverage: false,
-        }
-    }
-
-    fn shard(index: u64, count: u64, run: RunInfo) -> (PathBuf, ShardFile) {
-        let shard = Shard { index, count };
-        let results = shard
-            .games(run.games)
-            .map(|i| GameResult {
-                index: i,
-                outcome: Outcome {
-                    winner: None,
-                    reason: "r".into(),
-                    scores: vec![],
-                    by_limit: false,
-                },
-                plies: i as u32,
-                turns: 1,
-                first: 0,
-            })
-            .collect();
-        (
-            PathBuf::from(format!("s{index}")),
-            ShardFile::new(run, shard, 1.0, 1, results, None),
-        )
-    }
-
-    #[test]
-    fn shards_merge_in_game_order() {
-        let m = merge(vec![shard(1, 2, info()), shard(0, 2, info())]).unwrap();
-        let indexes: Vec<u64> = m.results.iter().map(|r| r.index).collect();
-        assert_eq!(indexes, [0, 1, 2, 3, 4]);
-        assert_eq!(m.threads, 2);
-    }
-
-    #[test]
-    fn wrong_sets_of_shards_are_refused() {
-        let e = merge(vec![shard(0, 3, info()), shard(2, 3, info())])
-            .err()
-            .unwrap();
-        assert!(e.contains("shard 1/3 is missing"), "{e}");
-        let e = merge(vec![shard(0, 2, info()), shard(0, 2, info())])
-            .err()
-            .unwrap();
-        assert!(e.contains("both shard 0/2"), "{e}");
-        let other = RunInfo { seed: 2, ..info() };
-        let e = merge(vec![shard(0, 2, info()), shard(1, 2, other)])
-            .err()
-            .unwrap();
-        assert!(e.contains("different runs (seed 1 against 2)"), "{e}");
-        let e = merge(vec![shard(0, 2, info()), shard(1, 3, info())])
-            .err()
-            .unwrap();
-        assert!(e.contains("one of 2 shards"), "{e}");
-        let mut damaged = shard(1, 2, info());
-        damaged.1.results.pop();
-        let e = merge(vec![shard(0, 2, info()), damaged]).err().unwrap();
-        assert!(e.contains("changed or damaged"), "{e}");
-    }
-
-    #[test]
-    fn shard_numbers_parse_from_zero() {
-        assert_eq!(Shard::parse("2/4").unwrap(), Shard { index: 2, count: 4 });
-        assert!(Shard::parse("4/4").is_err());
-        assert!(Shard::parse("1/0").is_err());
-        assert!(Shard::parse("x").is_err());
-        assert_eq!(
-            Shard { index: 1, count: 3 }.games(8).collect::<Vec<_>>(),
-            [1, 4, 7]
-        );
-    }
-}
+mod tests;

@@ -39,10 +39,13 @@ impl ScoreStats {
             .iter()
             .map(|&p| (p, scores[((n - 1) * usize::from(p)) / 100]))
             .collect();
-        let width = ((max - min) / BUCKETS + 1).max(1);
+        // In 128 bits: scores come from rules and from shard files, and
+        // the spread of two 64-bit scores may not fit in 64.
+        let width = ((i128::from(max) - i128::from(min)) / i128::from(BUCKETS) + 1).max(1);
         let mut histogram: Vec<(i64, u64)> = Vec::new();
         for &s in &scores {
-            let low = min + (s - min) / width * width;
+            let offset = (i128::from(s) - i128::from(min)) / width * width;
+            let low = (i128::from(min) + offset) as i64; // between min and s
             match histogram.last_mut() {
                 Some((l, c)) if *l == low => *c += 1,
                 _ => histogram.push((low, 1)),
@@ -79,12 +82,13 @@ impl ScoreStats {
         let step = self
             .histogram
             .get(1)
-            .map_or(1, |(l, _)| l - self.histogram[0].0);
+            .map_or(1, |(l, _)| l.saturating_sub(self.histogram[0].0));
         self.histogram
             .iter()
             .map(|(low, c)| {
                 let bar = "#".repeat(((*c as f64 / top as f64) * width as f64).ceil() as usize);
-                format!("  {low:>6}..{:<6} {c:>8} {bar}\n", low + step - 1)
+                let high = low.saturating_add(step).saturating_sub(1);
+                format!("  {low:>6}..{high:<6} {c:>8} {bar}\n")
             })
             .collect()
     }

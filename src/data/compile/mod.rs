@@ -74,7 +74,7 @@ pub fn compile(
         dice_tables: Vec::new(),
         options: Vec::new(),
         vars: file.vars.clone(),
-        max_plies: file.max_plies,
+        max_plies: c.max_plies(file.max_plies),
     };
     game.dice_tables = c.dice_tables(&game.tables);
     game.first_player = c.first_player(file, &game);
@@ -244,6 +244,20 @@ impl Compiler<'_> {
             }
         }
         compiled
+    }
+
+    /// `max_plies`, refused above [`MAX_PLIES`].
+    fn max_plies(&mut self, max_plies: u32) -> u32 {
+        if max_plies > MAX_PLIES {
+            self.err_at(
+                "max_plies",
+                format!(
+                    "max_plies is {max_plies}; at most {MAX_PLIES} actions a game \
+                     (a game still running after that many is a rule that never ends)"
+                ),
+            );
+        }
+        max_plies.min(MAX_PLIES)
     }
 
     fn players(&mut self, file: &GameFile) -> Vec<PlayerDef> {
