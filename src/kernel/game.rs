@@ -316,6 +316,9 @@ pub struct Game {
     pub dice_tables: Vec<DiceTable>,
     pub options: Vec<OptionDef>,
     pub vars: Vars,
+    /// Player variables every player sees; the others are seen by their
+    /// player only (see `kernel::secrets`).
+    pub public_player_vars: Vec<String>,
     pub max_plies: u32,
 }
 
