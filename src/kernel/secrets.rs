@@ -215,6 +215,7 @@ pub fn blank_script_data(game: &Game, state: &mut GameState, viewer: Viewer) {
     if viewer == Viewer::All {
         return;
     }
+    let mut blanked = false;
     for (i, p) in state.players.iter_mut().enumerate() {
         let owner = PlayerId(i as u8);
         let hidden: Vec<String> = p
@@ -223,16 +224,21 @@ pub fn blank_script_data(game: &Game, state: &mut GameState, viewer: Viewer) {
             .filter(|(name, _)| !sees_player_var(game, owner, name, viewer))
             .map(|(name, _)| name.to_string())
             .collect();
+        blanked |= !hidden.is_empty();
         for name in hidden {
             p.vars.remove(&name);
         }
     }
     for f in &mut state.stack {
-        if !sees_frame(f, viewer) {
+        if !sees_frame(f, viewer) && !f.ctx.is_empty() {
             f.ctx = Default::default();
+            blanked = true;
         }
     }
-    state.script_bytes = state.measure_script_data();
+    // Measured again only when something went: a bot samples often.
+    if blanked {
+        state.script_bytes = state.measure_script_data();
+    }
 }
 
 #[cfg(test)]
