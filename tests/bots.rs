@@ -144,8 +144,10 @@ fn a_sample_depends_only_on_what_the_seat_sees() {
     let (blue, red) = (common::player(&e, "blue"), common::player(&e, "red"));
     let other = swap_hidden(&state, red, blue);
     assert_ne!(state, other);
-    let a = determinize::sample(&e.game, &state, blue, &mut GameRng::new(5));
-    let b = determinize::sample(&e.game, &other, blue, &mut GameRng::new(5));
+    let a = determinize::sample(&e, &state, blue, &mut GameRng::new(5))
+        .expect("the game keeps no secret the kernel cannot sample");
+    let b = determinize::sample(&e, &other, blue, &mut GameRng::new(5))
+        .expect("the game keeps no secret the kernel cannot sample");
     assert_eq!(a, b);
     // Blue's own ships keep their types; the sample is a full Convoy fleet.
     for id in state.pieces_of(blue) {

@@ -150,7 +150,8 @@ fn a_search_sample_deals_the_unseen_cards_anew_and_keeps_the_seen_ones() {
     let mut dealt = std::collections::BTreeSet::new();
     let mut rng = GameRng::new(9);
     for _ in 0..40 {
-        let sample = sample(&e.game, &s, ONE, &mut rng);
+        let sample = sample(&e, &s, ONE, &mut rng)
+            .expect("the game keeps no secret the kernel cannot sample");
         assert_eq!(kinds(&sample, &mine), kinds(&s, &mine));
         for &id in &mine {
             assert_eq!(sample.piece(id).kind, s.piece(id).kind);
@@ -183,9 +184,11 @@ fn a_private_attribute_is_hidden_from_the_other_players_and_their_samples() {
         "the ship's face is public"
     );
     assert_eq!(cargo(&other.piece(ship).attrs), None, "its cargo is not");
-    let seen_by_two = sample(&e.game, &s, TWO, &mut GameRng::new(1));
+    let seen_by_two = sample(&e, &s, TWO, &mut GameRng::new(1))
+        .expect("the game keeps no secret the kernel cannot sample");
     assert_eq!(cargo(&seen_by_two.piece(ship).attrs), Some(Value::Int(0)));
-    let seen_by_one = sample(&e.game, &s, ONE, &mut GameRng::new(1));
+    let seen_by_one = sample(&e, &s, ONE, &mut GameRng::new(1))
+        .expect("the game keeps no secret the kernel cannot sample");
     assert_eq!(cargo(&seen_by_one.piece(ship).attrs), Some(Value::Int(40)));
 }
 

@@ -51,7 +51,7 @@ impl Bot for GreedyBot {
         let engine = sight.engine();
         let mut totals = vec![0.0; legal.len()];
         for _ in 0..SAMPLES {
-            let sample = sight.sample(&mut self.rng);
+            let sample = sight.sample(&mut self.rng)?;
             for (total, &action) in totals.iter_mut().zip(legal) {
                 let mut next = sample.clone();
                 let value = quietly(engine, || -> Result<Option<f64>, RulesError> {

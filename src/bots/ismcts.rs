@@ -119,7 +119,7 @@ impl Search {
         rng: &mut GameRng,
     ) -> Result<(), RulesError> {
         let engine = sight.engine();
-        let mut state = sight.sample(rng);
+        let mut state = sight.sample(rng)?;
         let mut path = vec![0];
         let mut legal = Vec::new();
         let mut node = 0;

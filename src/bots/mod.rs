@@ -57,9 +57,12 @@ impl<'a> Sight<'a> {
 
     /// A full state this seat could be in, drawn with the bot's `rng`:
     /// hidden faces and future dice sampled (see `kernel::determinize`).
-    /// Searching bots play on these, never on the real game.
-    pub fn sample(&self, rng: &mut GameRng) -> GameState {
-        determinize::sample(&self.engine.game, self.state, self.seat, rng)
+    /// Searching bots play on these, never on the real game. An error,
+    /// naming them, when the game keeps secrets from this seat that
+    /// neither the kernel nor the package's sampler can draw: a bot that
+    /// searches cannot play the seat fairly then.
+    pub fn sample(&self, rng: &mut GameRng) -> Result<GameState, RulesError> {
+        determinize::sample(self.engine, self.state, self.seat, rng)
     }
 }
 

@@ -49,6 +49,10 @@ pub struct GameFile {
     /// Global variables at the start of a game.
     #[serde(default)]
     pub vars: Vars,
+    /// Player variables every player sees (scores, points); a player's
+    /// other variables are seen by that player only.
+    #[serde(default)]
+    pub public_player_vars: Vec<String>,
     /// A game still running after this many actions is drawn (a safety net
     /// for bot games; see README).
     #[serde(default = "default_max_plies")]

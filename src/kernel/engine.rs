@@ -14,7 +14,8 @@ use crate::kernel::rng::GameRng;
 use crate::kernel::scripts::{RulesError, Scripts, Step};
 use crate::kernel::state::{Frame, GameState};
 use crate::kernel::value::Vars;
-use crate::kernel::{movement, placement};
+use crate::kernel::view::Viewer;
+use crate::kernel::{movement, placement, secrets};
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -321,6 +322,18 @@ impl Engine {
         self.scripts.evaluate(state, self.game.player_id(player))
     }
 
+    /// Whether the package samples the secrets the kernel cannot
+    /// (`rules.sample`; see `kernel::secrets`).
+    pub fn has_sampler(&self) -> bool {
+        self.scripts.has_sampler()
+    }
+
+    /// Runs the package's sampler for `seat` on a determinized sample
+    /// (`kernel::determinize` blanks what the seat cannot see first).
+    pub fn run_sampler(&self, sample: &mut GameState, seat: PlayerId) -> Result<(), RulesError> {
+        self.scripts.sample(sample, self.game.player_id(seat))
+    }
+
     /// What the rule scripts did in the games played so far, when the
     /// package was loaded to count it (`simulate --coverage`).
     pub fn script_counts(&self) -> Option<crate::kernel::scripts::ScriptCounts> {
@@ -398,7 +411,8 @@ impl Engine {
         state: &GameState,
         player: &str,
     ) -> Option<Result<String, RulesError>> {
-        self.scripts.describe(state, "status", player)
+        let seen = self.seen_by(state, player);
+        self.scripts.describe(&seen, "status", player)
     }
 
     /// The lines the rules write for a drawing of the game as `player`
@@ -409,6 +423,22 @@ impl Engine {
         state: &GameState,
         player: &str,
     ) -> Option<Result<Vec<String>, RulesError>> {
-        self.scripts.map_notes(state, player)
+        let seen = self.seen_by(state, player);
+        self.scripts.map_notes(&seen, player)
+    }
+
+    /// The state with the script data `player` may not see taken out
+    /// (other players' private variables, hidden frame contexts), for the
+    /// rules to write about on that player's screen; `""` is what every
+    /// player sees. A status block or a map's notes then cannot show
+    /// another seat's secret kept there, whatever the script reads.
+    fn seen_by(&self, state: &GameState, player: &str) -> GameState {
+        let viewer = match self.game.player_index(player) {
+            Some(p) => Viewer::Player(p),
+            None => Viewer::Public,
+        };
+        let mut seen = state.clone();
+        secrets::blank_script_data(&self.game, &mut seen, viewer);
+        seen
     }
 }

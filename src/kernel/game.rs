@@ -323,6 +323,9 @@ pub struct Game {
     pub dice_tables: Vec<DiceTable>,
     pub options: Vec<OptionDef>,
     pub vars: Vars,
+    /// Player variables every player sees; the others are seen by their
+    /// player only (see `kernel::secrets`).
+    pub public_player_vars: Vec<String>,
     /// A game still running after this many actions is drawn; at most
     /// [`MAX_PLIES`].
     pub max_plies: u32,

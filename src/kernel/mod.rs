@@ -17,6 +17,7 @@ pub mod placement;
 pub mod rng;
 pub mod script_data;
 pub mod scripts;
+pub mod secrets;
 pub mod state;
 pub mod value;
 pub mod victory;

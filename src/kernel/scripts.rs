@@ -88,6 +88,17 @@ pub trait Scripts {
     fn evaluate(&self, _state: &mut GameState, _player: &str) -> Option<Result<f64, RulesError>> {
         None
     }
+    /// Whether the rules define a sampler, `rules.sample(player)`.
+    fn has_sampler(&self) -> bool {
+        false
+    }
+    /// Calls `rules.sample(player)` on a determinized sample whose secrets
+    /// `player` cannot see are blanked (see `kernel::determinize`): the
+    /// sampler writes values consistent with what the player knows. Only
+    /// called when [`Scripts::has_sampler`] says there is one.
+    fn sample(&self, _state: &mut GameState, _player: &str) -> Result<(), RulesError> {
+        Ok(())
+    }
     /// A text the rules write about the game: `rules.sheet(format)` (the
     /// game sheet) or `rules.status(player)` (a status block for the REPL),
     /// if the rules define that function. Runs on a copy of the state.

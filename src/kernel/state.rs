@@ -7,8 +7,9 @@
 use crate::kernel::action::Action;
 use crate::kernel::board::SpaceId;
 use crate::kernel::event::{Event, Outcome};
-use crate::kernel::piece::{KindId, Location, Piece, PieceId, PlayerId};
+use crate::kernel::piece::{EVERYONE, KindId, Location, Piece, PieceId, PlayerId};
 use crate::kernel::rng::GameRng;
+use crate::kernel::secrets::KindChanges;
 use crate::kernel::value::{Value, Vars};
 use serde::{Deserialize, Serialize};
 
@@ -31,6 +32,10 @@ pub struct Frame {
     pub step: u32,
     #[serde(default, skip_serializing_if = "Vars::is_empty")]
     pub ctx: Vars,
+    /// Bit `p` set: player `p` may see `ctx` (every player unless the
+    /// script that pushed the frame said otherwise; see `kernel::secrets`).
+    #[serde(default = "everyone", skip_serializing_if = "is_everyone")]
+    pub seen_by: u8,
     /// A scripted phase's pending decision: the choices it offered.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub choices: Vec<String>,
@@ -43,9 +48,18 @@ impl Frame {
             player,
             step: 0,
             ctx: Vars::new(),
+            seen_by: EVERYONE,
             choices: Vec::new(),
         }
     }
+}
+
+fn everyone() -> u8 {
+    EVERYONE
+}
+
+fn is_everyone(seen_by: &u8) -> bool {
+    *seen_by == EVERYONE
 }
 
 /// What the kernel keeps for each player.
@@ -133,6 +147,10 @@ pub struct GameState {
     /// revealed since), so repetition counts start here.
     #[serde(default)]
     pub history_floor: usize,
+    /// Whose sight the hidden kinds of each owner changed out of (see
+    /// `kernel::secrets`): where a sample cannot deal them from the rules.
+    #[serde(default, skip_serializing_if = "KindChanges::is_empty")]
+    pub kind_changes: KindChanges,
     #[serde(skip)]
     piece_hash: u64,
     /// Bytes of the variables scripts keep here (see `script_data.rs`).
@@ -162,6 +180,7 @@ impl GameState {
             logged: true,
             history: Vec::new(),
             history_floor: 0,
+            kind_changes: KindChanges::default(),
             piece_hash: 0,
             script_bytes: 0,
             result: None,

@@ -6,6 +6,7 @@
 use crate::kernel::event::{Event, Outcome};
 use crate::kernel::game::Game;
 use crate::kernel::piece::{EVERYONE, KindId, Location, Piece, PieceId, PlayerId, player_bit};
+use crate::kernel::secrets::sees_player_var;
 use crate::kernel::state::GameState;
 use crate::kernel::value::Vars;
 use serde::Serialize;
@@ -21,7 +22,8 @@ pub enum Viewer {
 }
 
 impl Viewer {
-    fn sees(self, seen_by: u8) -> bool {
+    /// Whether this viewer is among the players of a `seen_by` mask.
+    pub fn sees(self, seen_by: u8) -> bool {
         match self {
             Viewer::All => true,
             Viewer::Player(p) => seen_by & player_bit(p) != 0,
@@ -50,8 +52,9 @@ pub struct View {
     pub viewer: Option<PlayerId>,
     pub pieces: Vec<PieceView>,
     pub vars: Vars,
-    /// Players' variables: the viewer's own (all of them, for the god view).
-    pub player_vars: Vec<Option<Vars>>,
+    /// Each player's variables that the viewer may see: all of its own,
+    /// the public ones of the others (see `kernel::secrets`).
+    pub player_vars: Vec<Vars>,
     pub to_move: Option<PlayerId>,
     pub ply: u32,
     pub events: Vec<Event>,
@@ -81,9 +84,13 @@ impl View {
             .collect();
         let player_vars = (0..game.players.len())
             .map(|i| {
-                let own =
-                    matches!(viewer, Viewer::All) || viewer == Viewer::Player(PlayerId(i as u8));
-                own.then(|| state.players[i].vars.clone())
+                let owner = PlayerId(i as u8);
+                state.players[i]
+                    .vars
+                    .iter()
+                    .filter(|(name, _)| sees_player_var(game, owner, name, viewer))
+                    .map(|(name, value)| (name, value.clone()))
+                    .collect()
             })
             .collect();
         let events = state
@@ -183,7 +190,7 @@ mod tests {
         let table = View::new(&game, &state, Viewer::Public);
         assert_eq!(table.pieces[0].kind, None);
         assert_eq!(table.pieces[1].kind, Some(KindId(0)));
-        assert!(table.player_vars.iter().all(Option::is_none));
+        assert!(table.player_vars.iter().all(Vars::is_empty));
     }
 
     #[test]

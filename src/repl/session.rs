@@ -372,7 +372,7 @@ impl Session {
             engine.legal_actions(self.line.state(), &mut legal);
             let pick = bot
                 .choose(&Sight::new(engine, self.line.state(), p), &legal)
-                .map_err(|e| format!("a rule script failed during the bot's move: {e}"))?;
+                .map_err(|e| format!("the bot could not choose its move: {e}"))?;
             let played = if record {
                 self.line.step(engine, legal[pick], fresh)
             } else {

@@ -62,6 +62,9 @@ struct Named {
     phases: Vec<Option<(Function, Option<Function>)>>,
     /// `rules.evaluate`, the optional heuristic the greedy bot asks.
     evaluate: Option<Function>,
+    /// `rules.sample`, the optional sampler of secrets the kernel cannot
+    /// draw (see `kernel::secrets`).
+    sample: Option<Function>,
     /// The registry slots of the dice tables' rows, kept alive.
     _rows: Vec<RegistryKey>,
 }
@@ -277,6 +280,7 @@ impl LuaRules {
             rules: HashMap::new(),
             phases: vec![None; game.phases.len()],
             evaluate: None,
+            sample: None,
             _rows: Vec::new(),
         };
         let mut errors = Vec::new();
@@ -328,15 +332,8 @@ impl LuaRules {
             let (file, at) = place(path);
             errors.push(DataError { file, at, message });
         }
-        named.evaluate = self
-            .sandbox
-            .call(|lua| {
-                lua.globals()
-                    .get::<Table>("rules")?
-                    .get::<Option<Function>>("evaluate")
-            })
-            .ok()
-            .flatten();
+        named.evaluate = self.rules_function("evaluate");
+        named.sample = self.rules_function("sample");
         if errors.is_empty() {
             Ok(named)
         } else {
@@ -591,6 +588,22 @@ impl Scripts for LuaRules {
                 )))
             }
         }))
+    }
+
+    fn has_sampler(&self) -> bool {
+        self.named().is_ok_and(|n| n.sample.is_some())
+    }
+
+    fn sample(&self, state: &mut GameState, player: &str) -> Result<(), RulesError> {
+        let Some(f) = self.named()?.sample.as_ref() else {
+            return Ok(());
+        };
+        self.lend(
+            state,
+            None,
+            || format!("rules.sample (for {player})"),
+            |_| f.call::<()>(player),
+        )
     }
 
     fn run_phase(&self, state: &mut GameState, phase: u16) -> Result<Step, RulesError> {

@@ -74,6 +74,7 @@ pub fn compile(
         dice_tables: Vec::new(),
         options: Vec::new(),
         vars: file.vars.clone(),
+        public_player_vars: file.public_player_vars.clone(),
         max_plies: c.max_plies(file.max_plies),
     };
     game.dice_tables = c.dice_tables(&game.tables);

@@ -149,12 +149,14 @@ fn frame_key(depth: usize, frame: &Frame) -> u64 {
         step,
         ctx,
         choices,
+        seen_by,
     } = frame;
     let numbers = ((depth as u64) << 56)
         ^ (u64::from(*phase) << 40)
         ^ (u64::from(player.0) << 32)
         ^ u64::from(*step);
-    mix(owner(Owner::Frame, 0) ^ numbers)
+    // Who may see the context is part of it: a secret is another position.
+    mix(mix(owner(Owner::Frame, 0) ^ numbers) ^ u64::from(*seen_by))
         ^ vars_key(owner(Owner::FrameCtx, depth), ctx)
         ^ words_key(owner(Owner::FrameChoices, depth), choices)
 }
@@ -192,6 +194,7 @@ impl GameState {
             history_floor: _,
             rng: _,
             reseeds: _,
+            kind_changes,
             // Indexes and caches of the fields above.
             occupancy: _,
             vars_stamp: _,
@@ -199,7 +202,7 @@ impl GameState {
             narrated: _,
             logged: _,
         } = self;
-        let mut h = *piece_hash ^ vars_key(owner(Owner::GameVars, 0), vars);
+        let mut h = *piece_hash ^ vars_key(owner(Owner::GameVars, 0), vars) ^ kind_changes.hash();
         for (i, p) in players.iter().enumerate() {
             h ^= player_key(i, p);
         }

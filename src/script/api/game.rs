@@ -42,11 +42,12 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<Function> {
     t.raw_set(
         "push_phase",
         lua.create_function(
-            move |lua, (name, player, ctx): (String, String, Option<Table>)| {
-                push_phase(lua, &l, &name, &player, ctx)
+            move |lua, (name, player, ctx, opts): (String, String, Option<Table>, Option<Table>)| {
+                push_phase(lua, &l, &name, &player, ctx, opts)
             },
         )?,
     )?;
+    super::frames::register(lua, link, &t)?;
     lua.globals().raw_set("game", t)?;
     super::native::function(lua, link, &EMIT)
 }
@@ -176,25 +177,39 @@ static FINISH: Native = Native {
     },
 };
 
-/// Pushes a phase frame for a player, with optional context; it runs as
-/// soon as the current script call returns.
+/// Pushes a phase frame for a player, with optional context and options
+/// (`{ seen_by = ... }`: who may see the context); it runs as soon as the
+/// current script call returns.
 fn push_phase(
     lua: &Lua,
     link: &Link,
     name: &str,
     player: &str,
     ctx: Option<Table>,
+    opts: Option<Table>,
 ) -> mlua::Result<()> {
     let ctx = ctx
         .map(|t| table_to_vars(lua, &t))
         .transpose()?
         .unwrap_or_default();
+    let seen_by = opts
+        .map(|o| super::frames::seen_by_option(lua, &o))
+        .transpose()?
+        .flatten();
     link.with_state(|g, s| {
         let phase = g
             .phase_index(name)
             .ok_or_else(|| ApiError(format!("no phase '{name}'")))?;
         let mut frame = Frame::new(phase, player_arg(g, player)?);
         frame.ctx = ctx;
+        if let Some(players) = seen_by {
+            frame.seen_by = players
+                .iter()
+                .map(|p| player_arg(g, p).map(player_bit))
+                .collect::<Result<Vec<u8>, ApiError>>()?
+                .into_iter()
+                .fold(0, |mask, bit| mask | bit);
+        }
         s.push_script_frame(frame, link.data_limit())
             .map_err(ApiError)
     })

@@ -13,6 +13,7 @@ mod board;
 mod cards;
 mod dice;
 mod frame;
+mod frames;
 mod game;
 pub mod known;
 pub mod link;

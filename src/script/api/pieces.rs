@@ -210,7 +210,7 @@ static SET_KIND: Native = Native {
         let (id, kind) = (a.int(1)?, a.str(2)?);
         link.with_state(|g, s| {
             let pid = piece_arg(s, id)?;
-            s.set_kind(pid, kind_arg(g, kind)?);
+            s.change_kind(g, pid, kind_arg(g, kind)?);
             Ok(())
         })
     },
@@ -223,7 +223,7 @@ static SET_OWNER: Native = Native {
         link.with_state(|g, s| {
             let pid = piece_arg(s, id)?;
             let o = owner.map(|o| player_arg(g, o)).transpose()?;
-            s.set_owner(pid, o);
+            s.change_owner(g, pid, o);
             Ok(())
         })
     },
@@ -276,6 +276,7 @@ static CREATE: Native = Native {
             let id = s
                 .add_script_piece(piece, link.data_limit())
                 .map_err(ApiError)?;
+            s.note_created(g, id);
             out.int(lua_piece(id));
             Ok(())
         })
