@@ -3,7 +3,8 @@
 //! becomes a package, with each Lua block written to the file its first
 //! line names (`-- rules.lua`); a YAML block starting with `game:` is a
 //! scenario of it, or a balance overlay the package ships when it has
-//! `changes:`; any other YAML block is a scenario's `overrides`.
+//! `changes:`; any other YAML block is merged into the complete game as a
+//! package of its own (a scenario may only change what a game declares).
 
 use portolan::data::catalog::Catalog;
 use std::path::Path;
@@ -45,8 +46,12 @@ fn write(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
-fn indented(text: &str) -> String {
-    text.lines().map(|l| format!("  {l}\n")).collect()
+/// The file a Lua block names on its first line (`-- rules.lua`).
+fn lua_file(block: &Block) -> &str {
+    let first = block.text.lines().next().unwrap();
+    first
+        .strip_prefix("-- ")
+        .expect("a Lua block names its file")
 }
 
 #[test]
@@ -66,12 +71,9 @@ fn every_example_of_the_game_yaml_reference_loads() {
     let scenarios = dir.path().join("scenarios").join(id);
     write(&package.join("game.yaml"), &game.text);
     for lua in blocks.iter().filter(|b| b.language == "lua") {
-        let name = lua.text.lines().next().unwrap();
-        let name = name
-            .strip_prefix("-- ")
-            .expect("a Lua block names its file");
-        write(&package.join(name), &lua.text);
+        write(&package.join(lua_file(lua)), &lua.text);
     }
+    let lua: Vec<&Block> = blocks.iter().filter(|b| b.language == "lua").collect();
     let mut examples = Vec::new();
     for block in yaml.iter().filter(|b| b.line != game.line) {
         let name = format!("line-{}", block.line);
@@ -81,15 +83,24 @@ fn every_example_of_the_game_yaml_reference_loads() {
             examples.push((block.line, id.to_string()));
             continue;
         }
-        let text = match block.text.starts_with("game:") {
-            true => block.text.clone(),
-            false => format!(
-                "game: {id}\ntitle: {name}\noverrides:\n{}",
-                indented(&block.text)
-            ),
-        };
-        write(&scenarios.join(format!("{name}.yaml")), &text);
-        examples.push((block.line, format!("{id}/{name}")));
+        if block.text.starts_with("game:") {
+            write(&scenarios.join(format!("{name}.yaml")), &block.text);
+            examples.push((block.line, format!("{id}/{name}")));
+            continue;
+        }
+        // The game with the example merged in, as JSON (which is YAML).
+        let mut merged: serde_json::Value = serde_saphyr::from_str(&game.text).unwrap();
+        let example: serde_json::Value = serde_saphyr::from_str(&block.text)
+            .unwrap_or_else(|e| panic!("docs/game-yaml.md:{}: {e}", block.line));
+        portolan::data::scenario::merge(&mut merged, &example);
+        let own = format!("{id}-{name}");
+        merged["id"] = serde_json::Value::from(own.as_str());
+        let folder = dir.path().join("rules").join(&own);
+        write(&folder.join("game.yaml"), &merged.to_string());
+        for block in &lua {
+            write(&folder.join(lua_file(block)), &block.text);
+        }
+        examples.push((block.line, own));
     }
     assert!(
         examples.len() >= 10,

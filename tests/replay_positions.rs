@@ -87,7 +87,10 @@ fn rules_that_swap_two_pieces_values_lead_elsewhere() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (engine(&dir, 10, 20), engine(&dir, 20, 10));
     assert!(
-        matches!(replayed_under(&a, &b), Some(Stop::Elsewhere { index: 0, .. })),
+        matches!(
+            replayed_under(&a, &b),
+            Some(Stop::Elsewhere { index: 0, .. })
+        ),
         "the chests hold each other's gold after the first action"
     );
 }
