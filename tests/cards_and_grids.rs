@@ -3,6 +3,9 @@
 //! owner sees (`pieces.private_attrs`), and named grids beside the main
 //! one (`board.grids`). A small probe package of its own exercises each.
 
+#[allow(dead_code)]
+mod common;
+
 use portolan::data::catalog::Catalog;
 use portolan::kernel::determinize::sample;
 use portolan::kernel::engine::Engine;
@@ -59,20 +62,7 @@ function phases.play.choose(frame, choice) end
 ";
 
 fn probe() -> (tempfile::TempDir, Engine) {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let root = dir.path().join("cardprobe");
-    fs::create_dir_all(&root).unwrap();
-    fs::write(root.join("game.yaml"), GAME).unwrap();
-    fs::write(root.join("rules.lua"), RULES).unwrap();
-    let request = Request {
-        target: root.to_string_lossy().into_owned(),
-        options: vec![],
-        overlays: vec![],
-    };
-    let engine = load(&Catalog::embedded(), &request)
-        .map(|l| l.engine)
-        .unwrap_or_else(|e| panic!("the probe loads: {e}"));
-    (dir, engine)
+    common::temp_package("cardprobe", GAME, RULES)
 }
 
 fn in_pool(e: &Engine, s: &GameState, pool: &str) -> Vec<PieceId> {

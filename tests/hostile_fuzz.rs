@@ -142,19 +142,8 @@ const FIELDS: &[&str] = &[
 /// A valid save, changed: bytes flipped, cut short, or one field set to
 /// a hostile word, a number, a list, or removed.
 fn mutate(rng: &mut Rng, original: &str, words: &[String]) -> Vec<u8> {
-    let mut bytes = original.as_bytes().to_vec();
     match rng.below(4) {
-        0 => {
-            for _ in 0..=rng.below(4) {
-                let i = rng.below(bytes.len());
-                bytes[i] = rng.next() as u8;
-            }
-            bytes
-        }
-        1 => {
-            bytes.truncate(rng.below(bytes.len()));
-            bytes
-        }
+        0 | 1 => rng.damage(original.as_bytes().to_vec()),
         _ => {
             let mut json: serde_json::Value = serde_json::from_str(original).unwrap();
             let field = *rng.pick(FIELDS);

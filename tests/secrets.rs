@@ -10,6 +10,9 @@
 //! machine, and the bounds are a statistical claim (a fair guesser lands
 //! outside 70..=130 right of 200 with probability about 2e-5).
 
+#[allow(dead_code)]
+mod common;
+
 use portolan::data::catalog::Catalog;
 use portolan::kernel::engine::Engine;
 use portolan::load::{Request, load};
@@ -164,19 +167,7 @@ fn game_yaml(pieces: &str, extra: &str, phases: &[&str]) -> String {
 }
 
 fn load_package(game: &str, rules: &str) -> (tempfile::TempDir, Engine) {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let root = dir.path().join("secret-guess");
-    fs::create_dir_all(&root).unwrap();
-    fs::write(root.join("game.yaml"), game).unwrap();
-    fs::write(root.join("rules.lua"), rules).unwrap();
-    let request = Request {
-        target: root.to_string_lossy().into_owned(),
-        options: vec![],
-        overlays: vec![],
-    };
-    let engine = load(&Catalog::embedded(), &request)
-        .map(|l| l.engine)
-        .unwrap_or_else(|e| panic!("the package loads: {e}"));
+    let (dir, engine) = common::temp_package("secret-guess", game, rules);
     engine.set_narration(false);
     (dir, engine)
 }

@@ -93,19 +93,8 @@ fn at_mut<'a>(root: &'a mut Value, path: &[Value]) -> &'a mut Value {
 /// A valid shard, changed: one place set to a hostile value, removed or
 /// repeated; bytes flipped or cut short; or random bytes.
 fn mutate(rng: &mut Rng, original: &str) -> Vec<u8> {
-    let mut bytes = original.as_bytes().to_vec();
     match rng.below(8) {
-        0 => {
-            for _ in 0..=rng.below(4) {
-                let i = rng.below(bytes.len());
-                bytes[i] = rng.next() as u8;
-            }
-            bytes
-        }
-        1 => {
-            bytes.truncate(rng.below(bytes.len()));
-            bytes
-        }
+        0 | 1 => rng.damage(original.as_bytes().to_vec()),
         2 => rng.bytes(256),
         _ => {
             let mut json: Value = serde_json::from_str(original).unwrap();

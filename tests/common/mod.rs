@@ -55,6 +55,25 @@ pub fn engine(options: &[&str]) -> Engine {
     }
 }
 
+/// A package of one game.yaml and one rules.lua, written to a temporary
+/// folder named `name` and loaded; the folder lives as long as the guard.
+pub fn temp_package(name: &str, game: &str, rules: &str) -> (tempfile::TempDir, Engine) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let root = dir.path().join(name);
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("game.yaml"), game).unwrap();
+    std::fs::write(root.join("rules.lua"), rules).unwrap();
+    let request = Request {
+        target: root.to_string_lossy().into_owned(),
+        options: vec![],
+        overlays: vec![],
+    };
+    let engine = load(&Catalog::embedded(), &request)
+        .map(|l| l.engine)
+        .unwrap_or_else(|e| panic!("the package {name} loads: {e}"));
+    (dir, engine)
+}
+
 pub fn player(engine: &Engine, id: &str) -> PlayerId {
     engine
         .game

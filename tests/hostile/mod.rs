@@ -122,6 +122,20 @@ impl Rng {
         &items[self.below(items.len())]
     }
 
+    /// A file's bytes damaged as a disk or a careless edit damages them: a
+    /// few bytes flipped, or the end cut off.
+    pub fn damage(&mut self, mut bytes: Vec<u8>) -> Vec<u8> {
+        if self.below(2) == 0 {
+            for _ in 0..=self.below(4) {
+                let i = self.below(bytes.len());
+                bytes[i] = self.next() as u8;
+            }
+        } else {
+            bytes.truncate(self.below(bytes.len()));
+        }
+        bytes
+    }
+
     /// Up to `most` random bytes.
     pub fn bytes(&mut self, most: usize) -> Vec<u8> {
         let n = self.below(most + 1);
