@@ -30,7 +30,7 @@ local backing_of, snapshot, count, path_of = {}, {}, {}, {}
 local function refuse(t, k)
   local what = type(k) == "string" and format("%q", k) or tostring(k)
   error(format("cannot set %s%s: the rules' tables and globals are read-only once the package "
-    .. "has loaded, so that no rule keeps state between calls (DESIGN principle 1); keep what "
+    .. "has loaded, so that no rule keeps state between calls (saves, undo and bots see only the game state); keep what "
     .. "a rule must remember in the game state (vars.set, pieces.set_attr, frame.ctx)",
     t == G and "global " or "field ", what), 2)
 end

@@ -68,7 +68,7 @@ fn inspect(lua: &Lua, f: &Function) -> mlua::Result<Table> {
         return Err(mlua::Error::runtime(format!(
             "{file}:{}: this assigns '{}', a local variable of a function that has already \
              returned (a file-level local?): it would carry state from one call to the next, \
-             which rules may not keep (DESIGN principle 1). Keep it in the game state \
+             which rules may not keep (saves, undo and bots see only the game state). Keep it in the game state \
              (vars.set), or make it local to the function that uses it",
             w.line, w.variable
         )));

@@ -684,7 +684,8 @@ impl Scripts for LuaRules {
             Ok(None) => Ok(()),
             Ok(Some(change)) => Err(RulesError(format!(
                 "{change}: the tables a rules package builds while loading are read-only, so that \
-                 no rule keeps state from one call or game to the next (DESIGN principle 1); the \
+                 no rule keeps state from one call or game to the next (saves, undo and bots see \
+                 only the game state); the \
                  change has been undone. Keep what a rule must remember in the game state \
                  (vars.set, pieces.set_attr, frame.ctx)"
             ))),

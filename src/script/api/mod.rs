@@ -177,7 +177,7 @@ pub fn to_value(v: mlua::Value) -> mlua::Result<Option<Value>> {
         mlua::Value::String(s) => Some(Value::Str(s.to_str()?.to_string())),
         other => {
             return Err(mlua::Error::runtime(format!(
-                "game variables hold booleans, whole numbers and strings, not {} (keep state in the kernel: DESIGN principle 1)",
+                "game variables hold booleans, whole numbers and strings, not {} (a game's state is plain data that saves, undo and bots copy)",
                 other.type_name()
             )));
         }

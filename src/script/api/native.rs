@@ -513,7 +513,7 @@ impl Args {
             ffi::LUA_TSTRING => self.str(i).map(|s| Some(Value::Str(s.to_string()))),
             _ => Err(ApiError(format!(
                 "bad argument #{i} to '{}' (game variables hold booleans, whole numbers and \
-                 strings, not a {}: keep state in the kernel, DESIGN principle 1)",
+                 strings, not a {}: a game's state is plain data that saves, undo and bots copy)",
                 self.native.name,
                 self.type_name(i)
             ))),
