@@ -386,3 +386,34 @@ fn the_example_sampler_lets_ismcts_play_the_shell_game_at_chance() {
     let err = play_game(&bare, 1, &seats).expect_err("no sampler, no search bot");
     assert!(err.0.contains("Blue's variable 'pearl'"), "{}", err.0);
 }
+
+/// The rules' status block and map notes are written on a copy that holds
+/// only what their reader may see: a script that prints Blue's private
+/// variable prints nothing of it for Red or the table. (A frame's context
+/// is read only inside that frame's own calls, never from these hooks.)
+#[test]
+fn status_and_map_notes_show_no_other_seats_private_variable() {
+    let telling = r#"
+local function told() return "secret=" .. tostring(vars.get_player("blue", "secret")) end
+function rules.status(player) return told() .. "\n" end
+function rules.map_notes(player) return { told() } end
+"#;
+    let place = Place::PlayerVar;
+    let rules = format!("{BLUES}{}{FLOW}{telling}", place.lua());
+    let (_dir, engine) = load_package(&game_yaml(place.pieces(), "", &[]), &rules);
+    let mut state = engine.new_game(1).unwrap();
+    // Play until Red is asked: Blue's secret is kept by then.
+    while engine.game.player_id(engine.to_move(&state).unwrap()) != "red" {
+        engine
+            .apply(&mut state, portolan::kernel::action::Action::Choice(0))
+            .unwrap();
+    }
+    let blue = engine.status_text(&state, "blue").unwrap().unwrap();
+    assert_ne!(blue, "secret=nil\n", "Blue reads its own secret");
+    for reader in ["red", ""] {
+        let status = engine.status_text(&state, reader).unwrap().unwrap();
+        assert_eq!(status, "secret=nil\n", "status for '{reader}'");
+        let notes = engine.map_notes(&state, reader).unwrap().unwrap();
+        assert_eq!(notes, ["secret=nil"], "map notes for '{reader}'");
+    }
+}
