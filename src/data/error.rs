@@ -87,6 +87,10 @@ impl From<DataError> for DataErrors {
 /// every known name would take minutes.
 const MAX_SUGGESTED_LEN: usize = 64;
 
+/// How much longer or shorter than a misspelt name a known one may be
+/// and still be compared letter by letter.
+const NEAR_LENGTH: usize = 4;
+
 /// The most names a hint lists in full; of more, it names the nearest.
 const MAX_LISTED: usize = 12;
 
@@ -104,19 +108,23 @@ pub fn suggest<'a>(wrong: &str, known: impl IntoIterator<Item = &'a str>) -> Str
     } else {
         String::new()
     };
+    let limit = 2.max(wrong.len() / 3);
+    // A name whose length is far off is ranked by that difference, a
+    // lower bound of its distance: only names of about the right length
+    // cost a comparison, however many the data holds.
     let mut by_distance: Vec<(usize, &str)> = known
         .iter()
         .map(|k| {
-            let d = if comparable {
-                edit_distance(&wrong_l, &k.to_ascii_lowercase())
-            } else {
-                usize::MAX
+            let apart = k.len().abs_diff(wrong.len());
+            let d = match comparable && apart <= limit + NEAR_LENGTH {
+                true => edit_distance(&wrong_l, &k.to_ascii_lowercase()),
+                false if comparable => apart,
+                false => usize::MAX,
             };
             (d, *k)
         })
         .collect();
     by_distance.sort();
-    let limit = 2.max(wrong.len() / 3);
     match by_distance[0] {
         (d, best) if d <= limit => format!("did you mean '{}'?", echo(best)),
         _ if known.len() <= MAX_LISTED => format!("known: {}", echo(&known.join(", "))),
