@@ -243,7 +243,7 @@ pub fn execute(s: &mut Session, line: &str) -> Reply {
             ..Reply::default()
         };
     }
-    let result = run(s, line);
+    let result = dispatch(s, line, word.as_deref());
     let ask = if word.as_deref() == Some("reload") && s.pending.is_some() {
         Some(Ask {
             prefix: "reload".into(),
@@ -283,13 +283,19 @@ fn command_word(s: &Session, line: &str) -> Option<String> {
 
 /// Dispatches a command line to its implementation.
 pub fn run(s: &mut Session, line: &str) -> Result<String, String> {
-    let Some(word) = command_word(s, line) else {
+    let word = command_word(s, line);
+    dispatch(s, line, word.as_deref())
+}
+
+/// Runs a line whose command word (`None`: a listed action) is known.
+fn dispatch(s: &mut Session, line: &str, word: Option<&str>) -> Result<String, String> {
+    let Some(word) = word else {
         return play::action(s, line);
     };
     let rest = line
         .split_once(char::is_whitespace)
         .map_or("", |(_, r)| r.trim());
-    match word.as_str() {
+    match word {
         "" => Ok(String::new()),
         "help" | "?" => help(s, rest),
         "moves" => Ok(play::moves(s)),
@@ -318,7 +324,7 @@ pub fn run(s: &mut Session, line: &str) -> Result<String, String> {
         "odds" => odds::odds(s, rest),
         "sheet" => show::sheet(s, rest),
         "map" => show::map(s, rest),
-        "yes" | "no" => confirm::answer(s, &word),
+        "yes" | "no" => confirm::answer(s, word),
         _ => play::action(s, line),
     }
 }
