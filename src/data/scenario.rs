@@ -123,10 +123,9 @@ pub fn apply_overrides(
         if let (Some(base), Some(tables)) = (value.get("tables"), patch.get("tables")) {
             let mut path = vec!["tables".to_string()];
             for (at, message) in undeclared(base, tables, &mut path) {
-                let (_, place) = place_in(&[(file.clone(), o.clone())], &at, true);
                 errors.push(DataError {
                     file: file.clone(),
-                    at: place,
+                    at: o.find_key(at.iter().map(String::as_str)),
                     message,
                 });
             }
