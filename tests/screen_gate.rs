@@ -78,6 +78,23 @@ fn a_god_view_does_not_survive_a_second_human_seat() {
     }
 }
 
+/// The only human seat given to a bot: the bots play on, watched with the
+/// eyes the person at the terminal had, never a silent god view they could
+/// use if they took the seat back (stepping back with `undo` shows
+/// positions where Red's ships still hide). A god view is one 'yes' away.
+#[test]
+fn the_last_human_seat_given_to_a_bot_keeps_that_players_eyes() {
+    let out = play(
+        &["--seed", "3"],
+        "seat blue random\nview auto\nview all\nyes\n",
+    );
+    let own = reply(&out, "view auto");
+    assert!(own.contains("now showing Blue's view"), "{own}");
+    assert!(!own.contains("GOD VIEW"), "{own}");
+    assert!(reply(&out, "view all").contains("Answer 'yes'"), "{out}");
+    assert!(reply(&out, "yes").contains("GOD VIEW"), "{out}");
+}
+
 #[test]
 fn a_peek_against_bots_asks_once_a_game_and_is_marked() {
     let out = play(

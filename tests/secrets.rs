@@ -31,25 +31,32 @@ enum Place {
     Kind,
     /// The context of Blue's frame, pushed with `seen_by = "blue"`.
     Frame,
-    /// A player variable of Blue's (private: not in `public_player_vars`).
+    /// A player variable of Blue's, declared secret.
     PlayerVar,
     /// A private attribute of Blue's piece (`pieces.private_attrs`).
     PrivateAttr,
 }
 
 impl Place {
-    /// The `pieces:` section: the piece is hidden where its kind is the
-    /// secret, shown (with a private attribute) elsewhere.
-    fn pieces(self) -> &'static str {
+    /// game.yaml's keys for this place: the `pieces:` section (the piece is
+    /// hidden where its kind is the secret, shown with a private attribute
+    /// elsewhere) and the `secrets` the place needs declared.
+    fn yaml(self) -> &'static str {
         match self {
             Place::Kind => {
-                "pieces: { hidden: true, kinds: { No: { count: 1 }, Yes: { count: 0 } } }"
+                "pieces: { hidden: true, kinds: { No: { count: 1 }, Yes: { count: 0 } } }\n\
+                 secrets: { hidden_kinds: true }"
             }
             Place::PrivateAttr => {
                 "pieces: { private_attrs: [secret], kinds: { No: { count: 1 }, Yes: { count: 0 } } }"
             }
-            Place::Frame | Place::PlayerVar => {
-                "pieces: { kinds: { No: { count: 1 }, Yes: { count: 0 } } }"
+            Place::Frame => {
+                "pieces: { kinds: { No: { count: 1 }, Yes: { count: 0 } } }\n\
+                 secrets: { frame_contexts: [play] }"
+            }
+            Place::PlayerVar => {
+                "pieces: { kinds: { No: { count: 1 }, Yes: { count: 0 } } }\n\
+                 secrets: { player_vars: [secret] }"
             }
         }
     }
@@ -148,12 +155,12 @@ fn package(place: Place, sampler: bool) -> (tempfile::TempDir, Engine) {
         place.lua(),
         if sampler { place.sampler() } else { "" }
     );
-    load_package(&game_yaml(place.pieces(), "", &[]), &rules)
+    load_package(&game_yaml(place.yaml(), "", &[]), &rules)
 }
 
 /// game.yaml of a guessing game: its pieces, any other keys, and phases
 /// beyond the three every one has.
-fn game_yaml(pieces: &str, extra: &str, phases: &[&str]) -> String {
+fn game_yaml(place_keys: &str, extra: &str, phases: &[&str]) -> String {
     let phases: String = ["start", "play", "guess"]
         .iter()
         .chain(phases)
@@ -162,7 +169,7 @@ fn game_yaml(pieces: &str, extra: &str, phases: &[&str]) -> String {
     format!(
         "id: secret-guess\ntitle: Secret guess\n\
          players: [{{ id: blue, name: Blue }}, {{ id: red, name: Red }}]\n\
-         first_player: blue\n{pieces}\n{extra}phases:\n{phases}flow: [start]\nscripts: [rules.lua]\n"
+         first_player: blue\n{place_keys}\n{extra}phases:\n{phases}flow: [start]\nscripts: [rules.lua]\n"
     )
 }
 
@@ -218,12 +225,12 @@ fn assert_at_chance(place: Place, sampler: bool) {
 
 #[test]
 fn a_kind_changed_out_of_sight_refuses_search_bots_without_a_sampler() {
-    assert_refused(Place::Kind, "the kinds of Blue's hidden pieces");
+    assert_refused(Place::Kind, "the kinds of the hidden pieces");
 }
 
 #[test]
 fn a_hidden_frame_context_refuses_search_bots_without_a_sampler() {
-    assert_refused(Place::Frame, "the context of phase 'play' (Blue's)");
+    assert_refused(Place::Frame, "the context of phase 'play'");
 }
 
 #[test]
@@ -265,7 +272,7 @@ fn a_public_player_variable_is_no_secret() {
     // The same rules with the variable declared public: search bots may
     // read it, so they guess right every time.
     let yaml = game_yaml(
-        Place::PlayerVar.pieces(),
+        "pieces: { kinds: { No: { count: 1 }, Yes: { count: 0 } } }",
         "public_player_vars: [secret]\n",
         &[],
     );
@@ -273,36 +280,81 @@ fn a_public_player_variable_is_no_secret() {
     assert_eq!(right_guesses(&public, "greedy"), Ok(GAMES as u32));
 }
 
-/// Blue picks the kind of its own hidden piece: the pick is Blue's to see,
-/// so Blue's search bot plays, but Red did not see it, and a shuffle of
-/// Blue's true kinds would tell Red what Blue picked. (Convoy's marked
-/// ship was once read this way; no stock rule lets a player pick a kind
-/// today.)
+/// A secret written on one branch only (a variable set, a kind changed,
+/// a secret frame pushed, when the coin says yes). Refused only once the
+/// secret was written, a bot would play on in the games where the coin
+/// said no, and know it: seated on what the game declares, it is refused
+/// in every game before a move.
 #[test]
-fn a_player_picking_its_own_hidden_kind_is_a_secret_from_the_others() {
-    let rules = format!(
-        r#"{BLUES}
-local function keep(s) game.push_phase("play", "blue") game.push_phase("pick", "blue") end
-local function secret(frame) return pieces.kind(blues()) == "Yes" end
-phases.pick = {{
-  run = function(frame) if frame.step == 0 then return {{ "yes", "no" }} end end,
-  choose = function(frame, choice)
-    frame.step = 1
-    pieces.set_kind(blues(), choice == "yes" and "Yes" or "No")
-  end,
-}}
-{FLOW}"#
-    );
-    let (_dir, engine) = load_package(&game_yaml(Place::Kind.pieces(), "", &["pick"]), &rules);
-    let blue_searches = ["greedy".to_string(), "random".to_string()];
-    play_game(&engine, 1, &blue_searches).expect("Blue's bot sees its own pick");
-    let red_searches = ["random".to_string(), "greedy".to_string()];
-    for g in 0..8 {
-        // Whichever kind Blue picked, Red's search bot is refused.
-        let err = play_game(&engine, game_seed(3, g), &red_searches).expect_err("refused");
+fn a_secret_written_on_one_branch_only_refuses_search_bots_in_every_game() {
+    for (place, keep, names) in [
+        (
+            Place::PlayerVar,
+            r#"if s then vars.set_player("blue", "secret", true) end game.push_phase("play", "blue")"#,
+            "Blue's variable 'secret'",
+        ),
+        (
+            Place::Kind,
+            r#"if s then pieces.set_kind(blues(), "Yes") end game.push_phase("play", "blue")"#,
+            "the kinds of the hidden pieces",
+        ),
+        (
+            Place::Frame,
+            r#"game.push_phase("play", "blue", {}, s and { seen_by = "blue" } or nil)"#,
+            "the context of phase 'play'",
+        ),
+    ] {
+        let rules = format!(
+            "{BLUES}local function keep(s) {keep} end\n\
+             local function secret(frame) return {} end\n{FLOW}",
+            match place {
+                Place::PlayerVar => r#"vars.get_player("blue", "secret") == true"#,
+                Place::Kind => r#"pieces.kind(blues()) == "Yes""#,
+                _ => "false",
+            }
+        );
+        let (_dir, engine) = load_package(&game_yaml(place.yaml(), "", &[]), &rules);
+        for bot in BOTS {
+            for g in 0..16 {
+                let seats = ["random".to_string(), bot.to_string()];
+                let err = play_game(&engine, game_seed(23, g), &seats).expect_err("refused");
+                assert!(err.0.contains(names), "{place:?}, {bot}: {}", err.0);
+            }
+        }
+    }
+}
+
+/// A secret the package did not declare is stopped at the line that keeps
+/// it, with the declaration to add, so no game holds an undeclared one.
+#[test]
+fn an_undeclared_secret_is_stopped_at_its_line() {
+    for (keep, want) in [
+        (
+            r#"vars.set_player("blue", "secret", s)"#,
+            "player variable 'secret' is not declared",
+        ),
+        (
+            r#"pieces.set_kind(blues(), "Yes")"#,
+            "secrets: { hidden_kinds: true }",
+        ),
+        (
+            r#"game.push_phase("play", "blue", {}, { seen_by = "blue" })"#,
+            "secrets: frame_contexts: [play]",
+        ),
+    ] {
+        let rules = format!(
+            "{BLUES}local function keep(s)\n  {keep}\nend\nlocal function secret(frame) return false end\n{FLOW}"
+        );
+        let yaml = game_yaml(
+            "pieces: { hidden: true, kinds: { No: { count: 1 }, Yes: { count: 0 } } }",
+            "",
+            &[],
+        );
+        let (_dir, engine) = load_package(&yaml, &rules);
+        let err = engine.new_game(1).expect_err("undeclared");
         assert!(
-            err.0.contains("the kinds of Blue's hidden pieces"),
-            "{}",
+            err.0.contains(want) && err.0.contains("rules.lua:4"),
+            "{keep}: {}",
             err.0
         );
     }
@@ -322,7 +374,7 @@ fn push_phase_options_are_checked() {
             "local function keep(s) game.push_phase('play', 'blue', {{}}, {opts}) end\n\
              local function secret(frame) return false end\n{FLOW}"
         );
-        let (_dir, engine) = load_package(&game_yaml(Place::Frame.pieces(), "", &[]), &rules);
+        let (_dir, engine) = load_package(&game_yaml(Place::Frame.yaml(), "", &[]), &rules);
         let err = engine.new_game(1).expect_err("bad options are refused");
         assert!(
             err.0.contains(want) && err.0.contains("rules.lua:1"),
@@ -400,7 +452,7 @@ function rules.map_notes(player) return { told() } end
 "#;
     let place = Place::PlayerVar;
     let rules = format!("{BLUES}{}{FLOW}{telling}", place.lua());
-    let (_dir, engine) = load_package(&game_yaml(place.pieces(), "", &[]), &rules);
+    let (_dir, engine) = load_package(&game_yaml(place.yaml(), "", &[]), &rules);
     let mut state = engine.new_game(1).unwrap();
     // Play until Red is asked: Blue's secret is kept by then.
     while engine.game.player_id(engine.to_move(&state).unwrap()) != "red" {

@@ -83,6 +83,26 @@ pub fn make(spec: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
     })
 }
 
+/// Makes the bot `spec` names for `seat` of the game `engine` plays. A
+/// search bot is refused here, before any move, where the game declares
+/// secrets this seat may not see and the package has no sampler for:
+/// refused only once a secret was written, it would play on in the games
+/// where the dice went the other way, and so know which way they went.
+pub fn seat(
+    engine: &Engine,
+    spec: &str,
+    seat: PlayerId,
+    seed: u64,
+) -> Result<Box<dyn Bot>, String> {
+    if Spec::parse(spec)?.samples() {
+        let game = &engine.game;
+        if let Some(why) = crate::kernel::secrets::seat_refusal(game, seat, engine.has_sampler()) {
+            return Err(why);
+        }
+    }
+    make(spec, seed)
+}
+
 /// The seed of a seat's bot in a game: derived from the game's seed, so a
 /// simulation is reproducible, but a different stream from the dice.
 pub fn seat_seed(game_seed: u64, seat: PlayerId) -> u64 {

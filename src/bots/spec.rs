@@ -31,6 +31,12 @@ pub enum Budget {
 }
 
 impl Spec {
+    /// Whether the bot plays on samples of what its seat cannot see (a
+    /// random bot looks at nothing).
+    pub fn samples(&self) -> bool {
+        !matches!(self, Spec::Random)
+    }
+
     pub fn parse(spec: &str) -> Result<Spec, String> {
         let bad = |why: &str| format!("bad bot '{spec}': {why} (bots: {FORMS})");
         match spec.split_once(':') {

@@ -53,10 +53,33 @@ pub struct GameFile {
     /// other variables are seen by that player only.
     #[serde(default)]
     pub public_player_vars: Vec<String>,
+    /// Where the package keeps secrets the kernel cannot deal again.
+    #[serde(default)]
+    pub secrets: SecretsFile,
     /// A game still running after this many actions is drawn (a safety net
     /// for bot games; see README).
     #[serde(default = "default_max_plies")]
     pub max_plies: u32,
+}
+
+/// The secrets a package's scripts keep, declared ahead of play so that a
+/// search bot is refused before a game starts, not on the turn a secret
+/// happens to be written (where the refusal itself would tell the bot
+/// which way the secret went).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SecretsFile {
+    /// Player variables each player keeps to itself.
+    #[serde(default)]
+    pub player_vars: Vec<String>,
+    /// Phases whose frames may be pushed with a context some players
+    /// cannot see (`game.push_phase(..., { seen_by = ... })`).
+    #[serde(default)]
+    pub frame_contexts: Vec<Ref>,
+    /// Whether scripts change hidden pieces' kinds (or owners, or create
+    /// hidden pieces) out of some player's sight.
+    #[serde(default)]
+    pub hidden_kinds: bool,
 }
 
 fn coin() -> String {

@@ -10,8 +10,8 @@
 //!   get that owner's hidden kinds shuffled among them (their attributes,
 //!   hidden too, become the new kind's starting ones). The kinds still
 //!   hidden are taken as known: the counts each side fields are in the
-//!   rules, and the faces already seen tell which remain. Where a script
-//!   changed an owner's hidden kinds out of the seat's sight (see
+//!   rules, and the faces already seen tell which remain. In a game whose
+//!   scripts change hidden kinds out of sight (`secrets.hidden_kinds`, see
 //!   `kernel::secrets`), that is no longer so: those pieces are blanked to
 //!   the game's first kind, for the package's sampler to deal.
 //! - **Private attributes** (`pieces.private_attrs`: cargo in a hold)
@@ -81,7 +81,7 @@ pub fn sample(
 }
 
 /// Shuffles each owner's hidden kinds among its pieces `seat` cannot see,
-/// or blanks them where the set is no longer the rules'. Whether anything
+/// or blanks them in a game whose scripts change them out of sight. Whether anything
 /// was hidden.
 fn deal_hidden_kinds(
     game: &Game,
@@ -102,7 +102,7 @@ fn deal_hidden_kinds(
             })
             .collect();
         hidden_any |= !hidden.is_empty();
-        let mut kinds: Vec<KindId> = if state.kind_changes.unseen_by(owner, seat) {
+        let mut kinds: Vec<KindId> = if game.secrets.hidden_kinds {
             vec![KindId(0); hidden.len()]
         } else {
             // Sorted first, so the draw does not depend on which piece

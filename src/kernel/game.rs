@@ -326,9 +326,22 @@ pub struct Game {
     /// Player variables every player sees; the others are seen by their
     /// player only (see `kernel::secrets`).
     pub public_player_vars: Vec<String>,
+    /// Where scripts keep secrets (game.yaml's `secrets`).
+    pub secrets: Secrets,
     /// A game still running after this many actions is drawn; at most
     /// [`MAX_PLIES`].
     pub max_plies: u32,
+}
+
+/// The secrets game.yaml declares its scripts keep (see `kernel::secrets`).
+#[derive(Clone, Debug, Default)]
+pub struct Secrets {
+    /// Player variables each player keeps to itself.
+    pub player_vars: Vec<String>,
+    /// Phases (by index) whose frames may hide their context.
+    pub frame_contexts: Vec<u16>,
+    /// Whether hidden kinds change out of some player's sight.
+    pub hidden_kinds: bool,
 }
 
 impl Game {

@@ -9,7 +9,6 @@ use crate::kernel::board::SpaceId;
 use crate::kernel::event::{Event, Outcome};
 use crate::kernel::piece::{EVERYONE, KindId, Location, Piece, PieceId, PlayerId};
 use crate::kernel::rng::GameRng;
-use crate::kernel::secrets::KindChanges;
 use crate::kernel::value::{Value, Vars};
 use serde::{Deserialize, Serialize};
 
@@ -147,10 +146,6 @@ pub struct GameState {
     /// revealed since), so repetition counts start here.
     #[serde(default)]
     pub history_floor: usize,
-    /// Whose sight the hidden kinds of each owner changed out of (see
-    /// `kernel::secrets`): where a sample cannot deal them from the rules.
-    #[serde(default, skip_serializing_if = "KindChanges::is_empty")]
-    pub kind_changes: KindChanges,
     #[serde(skip)]
     piece_hash: u64,
     /// Bytes of the variables scripts keep here (see `script_data.rs`).
@@ -180,7 +175,6 @@ impl GameState {
             logged: true,
             history: Vec::new(),
             history_floor: 0,
-            kind_changes: KindChanges::default(),
             piece_hash: 0,
             script_bytes: 0,
             result: None,

@@ -37,22 +37,25 @@ impl Session {
     }
 
     /// The holder's own eyes: the holder's, while their seat is a
-    /// human's; everyone's in a game of bots; else what every player sees
-    /// (a seat just given to a bot, a game just loaded, until the gate
-    /// hands the screen on).
+    /// human's or the last human seat went to a bot (the person at the
+    /// terminal watches on with the eyes they had: a god view now would
+    /// show them what they may use if they take a seat back); everyone's in
+    /// a game of bots from the start; else what every player sees (a seat
+    /// just given to a bot in hot-seat play, a game just loaded, until the
+    /// gate hands the screen on).
     pub(crate) fn own_eyes(&self) -> Viewer {
         let humans = self.humans();
         match self.screen {
+            Viewer::Player(p) if humans.contains(&p) || humans.is_empty() => self.screen,
             _ if humans.is_empty() => Viewer::All,
-            Viewer::Player(p) if humans.contains(&p) => self.screen,
             _ => Viewer::Public,
         }
     }
 
     /// Whether a view other than the holder's own is a peek that needs a
-    /// yes: a human holds the screen in a game of several players.
+    /// yes: a player holds the screen in a game of several players.
     pub(crate) fn peek_needs_yes(&self) -> bool {
-        self.seats.len() > 1 && !self.humans().is_empty()
+        self.seats.len() > 1 && matches!(self.own_eyes(), Viewer::Player(_))
     }
 
     /// Whether a yes to peek holds now: in hot-seat play until the
@@ -83,14 +86,15 @@ impl Session {
 
     /// Whose eyes the screen should follow: the human to move; else the
     /// only human; else the holder, while a human; else the viewer a save
-    /// was made through, if a human; else the first human. Everyone's when
-    /// no seat is human.
+    /// was made through, if a human; else the first human. When no seat is
+    /// human: the holder's, if a player held the screen; else everyone's.
     fn wanted_viewer(&self) -> Viewer {
         let humans = self.humans();
         let human = |v: Viewer| matches!(v, Viewer::Player(p) if humans.contains(&p));
         let to_move = self.loaded.engine.to_move(self.state()).map(Viewer::Player);
         let preferred = self.preferred.map(Viewer::Player);
         match (to_move, humans.as_slice(), preferred) {
+            (_, [], _) if matches!(self.screen, Viewer::Player(_)) => self.screen,
             (_, [], _) => Viewer::All,
             (Some(v), _, _) if human(v) => v,
             (_, [only], _) => Viewer::Player(*only),

@@ -220,7 +220,9 @@ impl Session {
             .map(|(i, s)| match s {
                 Seat::Human => Ok(None),
                 Seat::Bot(spec) => {
-                    bots::make(spec, bots::seat_seed(self.seed, PlayerId(i as u8))).map(Some)
+                    let seat = PlayerId(i as u8);
+                    let seed = bots::seat_seed(self.seed, seat);
+                    bots::seat(&self.loaded.engine, spec, seat, seed).map(Some)
                 }
             })
             .collect::<Result<_, _>>()?;

@@ -72,7 +72,8 @@ pub fn play_watched(
                 .get(p)
                 .or(bot_names.last())
                 .map_or("random", String::as_str);
-            bots::make(name, bots::seat_seed(seed, PlayerId(p as u8))).map_err(RulesError)
+            let seat = PlayerId(p as u8);
+            bots::seat(engine, name, seat, bots::seat_seed(seed, seat)).map_err(RulesError)
         })
         .collect::<Result<_, _>>()?;
     let mut state = engine.new_game(seed)?;

@@ -75,6 +75,7 @@ pub fn compile(
         options: Vec::new(),
         vars: file.vars.clone(),
         public_player_vars: file.public_player_vars.clone(),
+        secrets: Secrets::default(),
         max_plies: c.max_plies(file.max_plies),
     };
     game.dice_tables = c.dice_tables(&game.tables);
@@ -101,11 +102,7 @@ pub fn compile(
     game.flow = file
         .flow
         .iter()
-        .filter_map(|r| {
-            let found = names.phases.get(&r.value).filter(|&i| i < phases);
-            let found = found.map(|i| i as u16);
-            c.lookup(r, "phase", found, file.phases.keys().map(String::as_str))
-        })
+        .filter_map(|r| c.phase_ref(r, file, &names, phases))
         .collect();
     if game.flow.is_empty() && c.errors.is_empty() {
         c.err_at(
@@ -113,9 +110,52 @@ pub fn compile(
             "the flow lists no phase: add at least one phase name under 'flow'",
         );
     }
+    game.secrets = c.secrets(file, &names, phases);
     game.victory = c.victory(file, &names);
     game.options = c.options(file, enabled);
     c.finish(game)
+}
+
+impl Compiler<'_> {
+    /// game.yaml's `secrets`: its phases found, and no variable both
+    /// public and private.
+    fn secrets(&mut self, file: &GameFile, names: &Declared, phases: usize) -> Secrets {
+        let declared = &file.secrets;
+        for name in &declared.player_vars {
+            if file.public_player_vars.contains(name) {
+                self.err_at(
+                    "secrets",
+                    &format!(
+                        "player variable '{name}' is listed both in public_player_vars and in \
+                         secrets.player_vars: keep it in one (public: every player sees it)"
+                    ),
+                );
+            }
+        }
+        let frame_contexts = declared
+            .frame_contexts
+            .iter()
+            .filter_map(|r| self.phase_ref(r, file, names, phases))
+            .collect();
+        Secrets {
+            player_vars: declared.player_vars.clone(),
+            frame_contexts,
+            hidden_kinds: declared.hidden_kinds,
+        }
+    }
+
+    /// A phase named by reference, among the first `phases` compiled.
+    fn phase_ref(
+        &mut self,
+        r: &Ref,
+        file: &GameFile,
+        names: &Declared,
+        phases: usize,
+    ) -> Option<u16> {
+        let found = names.phases.get(&r.value).filter(|&i| i < phases);
+        let found = found.map(|i| i as u16);
+        self.lookup(r, "phase", found, file.phases.keys().map(String::as_str))
+    }
 }
 
 /// Everything the file declares by name, for references to it.

@@ -194,7 +194,6 @@ impl GameState {
             history_floor: _,
             rng: _,
             reseeds: _,
-            kind_changes,
             // Indexes and caches of the fields above.
             occupancy: _,
             vars_stamp: _,
@@ -202,7 +201,7 @@ impl GameState {
             narrated: _,
             logged: _,
         } = self;
-        let mut h = *piece_hash ^ vars_key(owner(Owner::GameVars, 0), vars) ^ kind_changes.hash();
+        let mut h = *piece_hash ^ vars_key(owner(Owner::GameVars, 0), vars);
         for (i, p) in players.iter().enumerate() {
             h ^= player_key(i, p);
         }

@@ -7,6 +7,7 @@ use super::{fail, natives, player_arg, table_to_vars};
 use crate::kernel::engine::Engine;
 use crate::kernel::event::{Event, Outcome};
 use crate::kernel::piece::{EVERYONE, PlayerId, player_bit};
+use crate::kernel::secrets;
 use crate::kernel::state::Frame;
 use mlua::{Function, Lua, Table};
 use std::rc::Rc;
@@ -203,6 +204,7 @@ fn push_phase(
         let mut frame = Frame::new(phase, player_arg(g, player)?);
         frame.ctx = ctx;
         if let Some(players) = seen_by {
+            secrets::check_frame_context(g, phase).map_err(ApiError)?;
             frame.seen_by = players
                 .iter()
                 .map(|p| player_arg(g, p).map(player_bit))

@@ -11,6 +11,7 @@ use super::{
 use crate::kernel::event::Event;
 use crate::kernel::piece::{ELIMINATED, EVERYONE, Location, Piece, player_bit};
 use crate::kernel::script_data::Scope;
+use crate::kernel::secrets;
 use mlua::{Lua, Table};
 use std::rc::Rc;
 
@@ -210,7 +211,10 @@ static SET_KIND: Native = Native {
         let (id, kind) = (a.int(1)?, a.str(2)?);
         link.with_state(|g, s| {
             let pid = piece_arg(s, id)?;
-            s.change_kind(g, pid, kind_arg(g, kind)?);
+            let kind = kind_arg(g, kind)?;
+            secrets::check_kind_change(g, s.piece(pid).seen_by, "pieces.set_kind")
+                .map_err(ApiError)?;
+            s.set_kind(pid, kind);
             Ok(())
         })
     },
@@ -223,7 +227,11 @@ static SET_OWNER: Native = Native {
         link.with_state(|g, s| {
             let pid = piece_arg(s, id)?;
             let o = owner.map(|o| player_arg(g, o)).transpose()?;
-            s.change_owner(g, pid, o);
+            if s.piece(pid).owner != o {
+                secrets::check_kind_change(g, s.piece(pid).seen_by, "pieces.set_owner")
+                    .map_err(ApiError)?;
+                s.set_owner(pid, o);
+            }
             Ok(())
         })
     },
@@ -266,6 +274,7 @@ static CREATE: Native = Native {
                 Some(o) if g.hidden => player_bit(o),
                 _ => EVERYONE,
             };
+            secrets::check_kind_change(g, seen_by, "pieces.create").map_err(ApiError)?;
             let piece = Piece {
                 kind: k,
                 owner,
@@ -276,7 +285,6 @@ static CREATE: Native = Native {
             let id = s
                 .add_script_piece(piece, link.data_limit())
                 .map_err(ApiError)?;
-            s.note_created(g, id);
             out.int(lua_piece(id));
             Ok(())
         })

@@ -5,7 +5,9 @@ use super::native::{ApiError, Native, Out};
 use super::natives;
 use super::player_arg;
 use super::vars_cache::VarsCache;
+use crate::kernel::game::Game;
 use crate::kernel::script_data::Scope;
+use crate::kernel::secrets;
 use crate::kernel::state::GameState;
 use crate::kernel::value::Value;
 use mlua::{Lua, Table};
@@ -31,7 +33,7 @@ static GET_PLAYER: Native = Native {
     call: |link, a, out| {
         let (player, name) = (a.str(1)?, a.str(2)?);
         link.with_state(|g, s| {
-            out.value(s.script_var(Scope::Player(player_arg(g, player)?), name));
+            out.value(s.script_var(player_scope(g, player, name)?, name));
             Ok(())
         })
     },
@@ -41,7 +43,7 @@ static SET_PLAYER: Native = Native {
     name: "vars.set_player",
     call: |link, a, _| {
         let (player, name, value) = (a.str(1)?, a.str(2)?, a.value(3)?);
-        link.with_state(|g, s| set(link, s, Scope::Player(player_arg(g, player)?), name, value))
+        link.with_state(|g, s| set(link, s, player_scope(g, player, name)?, name, value))
     },
 };
 
@@ -49,9 +51,16 @@ static ADD_PLAYER: Native = Native {
     name: "vars.add_player",
     call: |link, a, out| {
         let (player, name, n) = (a.str(1)?, a.str(2)?, a.int(3)?);
-        link.with_state(|g, s| add(link, s, Scope::Player(player_arg(g, player)?), name, n, out))
+        link.with_state(|g, s| add(link, s, player_scope(g, player, name)?, name, n, out))
     },
 };
+
+/// The scope of `player`'s variable `name`, which game.yaml must declare
+/// (public or secret: see `kernel::secrets`).
+fn player_scope(g: &Game, player: &str, name: &str) -> Result<Scope, ApiError> {
+    secrets::check_player_var(g, name).map_err(ApiError)?;
+    Ok(Scope::Player(player_arg(g, player)?))
+}
 
 /// Sets a variable within the link's data limit.
 pub(super) fn set(
