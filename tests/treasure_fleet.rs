@@ -1259,7 +1259,7 @@ fn the_enemy_class_and_cp_stay_hidden_until_a_battle_shows_them() {
         let view = View::new(&e.game, s, viewer);
         ["cp", "max_cp", "known_cp", "known_max_cp"]
             .iter()
-            .all(|key| view.piece(id).attrs.get(*key).is_none())
+            .all(|key| view.piece(id).attrs.get(key).is_none())
     };
     let b = Viewer::Player(player(&e, "b"));
     assert!(hidden(&s, hind, b) && hidden(&s, hind, Viewer::Public));
