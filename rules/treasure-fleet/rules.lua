@@ -1,4 +1,5 @@
--- Treasure Fleet: the procedures, one phase per part of the rule book.
+-- Treasure Fleet: the procedures, one phase per part of the rule book
+-- (set-up, the turn, a side's turn here; the battle in fights.lua).
 -- The numbers are in game.yaml's tables; what the game remembers lives in
 -- the kernel (piece attributes, player variables, frame contexts). Each
 -- concern is a module of lib/: the fleets and the map (fleet), wind cards
@@ -9,7 +10,6 @@ local wind = require("lib.wind")
 local sailing = require("lib.sailing")
 local contact = require("lib.contact")
 local ports = require("lib.ports")
-local battle = require("lib.battle")
 local victory = require("lib.victory")
 local attr, set_attr = pieces.attr, pieces.set_attr
 
@@ -17,26 +17,37 @@ function prepare()
   fleet.prepare()
 end
 
--- The choice of a decision, less the ship's name in front of it.
-local function ship_of(choice, side)
-  local name = choice:match("^(%S+)")
-  return fleet.by_name(side, name) or battle.ship(name)
+---------------------------------------------------------------- set-up (8, 11)
+
+-- The classes a side fields, one entry (its CP) a ship: tables.classes.
+local function class_list()
+  local out = {}
+  for _, class in ipairs(tables.classes) do
+    for _ = 1, class.count do
+      out[#out + 1] = class.cp
+    end
+  end
+  return out
 end
 
----------------------------------------------------------------- set-up (11)
-
--- Status cards: each ship gets its name and its side of origin.
-local function name_ships()
+-- Status cards (rule 8): each ship gets its name, its side of origin and
+-- its class, dealt at random in secret, so that a name tells the enemy
+-- nothing of the ship's strength (rule 11).
+local function write_status_cards()
   for _, side in ipairs(game.players()) do
-    local ships = pieces.list { owner = side }
-    table.sort(ships, function(x, y)
-      local cx, cy = attr(x, "max_cp"), attr(y, "max_cp")
-      return cx > cy or cx == cy and x < y
-    end)
+    local ships, classes = pieces.list { owner = side }, class_list()
+    if #ships ~= #classes then
+      error(string.format("tables.classes deals %d classes but %s has %d ships: make the class counts add up to "
+        .. "the Ship count", #classes, game.player_name(side), #ships), 0)
+    end
     for i, id in ipairs(ships) do
-      set_attr(id, "name", tables.ship_names[side][i])
+      local name = tables.ship_names[side][i]
+      local cp = table.remove(classes, dice.roll_secret("1D" .. #classes, side, "class of " .. name))
+      set_attr(id, "name", name)
       set_attr(id, "origin", side)
       set_attr(id, "docked", false)
+      set_attr(id, "cp", cp)
+      set_attr(id, "max_cp", cp)
     end
   end
 end
@@ -65,7 +76,16 @@ local function unplaced(side)
   end
 end
 
--- All ships are set out where their sides noted, and hands are dealt.
+-- Rule 11: once the ships are set out, dice are thrown for who goes first.
+local function throw_for_first_player()
+  local sides = game.players()
+  local first = sides[dice.roll("1D" .. #sides, "who goes first")]
+  game.set_first_player(first)
+  game.logf("%s wins the throw and goes first.", game.player_name(first))
+end
+
+-- All ships are set out where their sides noted, the first player is
+-- thrown for, and hands are dealt.
 local function set_out()
   for _, side in ipairs(game.players()) do
     for _, id in ipairs(pieces.list { owner = side, at = "reserve" }) do
@@ -79,20 +99,21 @@ local function set_out()
       end
     end
   end
+  game.log("The fleets are set out on the map.")
+  throw_for_first_player()
   local first = game.first_player()
   for _, side in ipairs { first, game.next_player(first) } do
     wind.refill(side)
   end
-  game.log("The fleets are set out on the map.")
 end
 
 phases.setup = {}
 function phases.setup.run(frame)
   if frame.step == 0 then
     frame.step = 1
-    name_ships()
+    write_status_cards()
     wind.build_deck()
-    frame.player = game.first_player()
+    frame.player = game.players()[1]
   end
   local id = unplaced(frame.player)
   if not id then
@@ -107,7 +128,7 @@ function phases.setup.run(frame)
 end
 
 function phases.setup.choose(frame, choice)
-  local id = ship_of(choice, frame.player)
+  local id = fleet.ship_in(choice)
   set_attr(id, "plan", choice:match(" at (.+)$"))
 end
 
@@ -138,8 +159,27 @@ end
 -- or nil when the stage is over (then the next stage starts).
 local stages = {}
 
-function stages.limbo(side)
-  sailing.return_from_limbo(side)
+-- A ship that chance left at sea in a box where it may dock (a drift, a
+-- return from limbo): its side decides whether it docks there.
+local function dock_question(ctx)
+  local id = ctx.may_dock
+  if id then
+    local name = fleet.name(id)
+    return { name .. " docks", name .. " stays at sea" }
+  end
+end
+
+-- Limbo: each ship of the side there dices to return, once a turn.
+function stages.limbo(side, ctx)
+  for _, id in ipairs(pieces.list { owner = side, at = "limbo" }) do
+    if not ctx["limbo_" .. id] then
+      ctx["limbo_" .. id] = true
+      if sailing.return_from_limbo(id, side) and sailing.may_dock_here(id, side) then
+        ctx.may_dock = id
+        return dock_question(ctx)
+      end
+    end
+  end
 end
 
 function stages.hand(side, ctx)
@@ -148,12 +188,19 @@ function stages.hand(side, ctx)
   end
 end
 
+-- Orders: one to each ship on the map, in the order the side chooses:
+-- the orders of every ship not yet ordered this turn are offered at once.
 function stages.orders(side)
-  local turn = vars.get("turn")
+  local turn, out = vars.get("turn"), {}
   for _, id in ipairs(fleet.on_map(side)) do
     if attr(id, "ordered") ~= turn then
-      return sailing.orders(id, side)
+      for _, order in ipairs(sailing.orders(id, side)) do
+        out[#out + 1] = order
+      end
     end
+  end
+  if #out > 0 then
+    return out
   end
 end
 
@@ -188,8 +235,18 @@ function stages.ports(side)
   end
 end
 
+-- New cards up to the hand size; a hand over it (the fleet lost ships)
+-- gives up the cards its side chooses.
 function stages.cards(side)
   wind.refill(side)
+  local kinds = wind.surplus_kinds(side)
+  if #kinds > 0 then
+    local out = {}
+    for i, kind in ipairs(kinds) do
+      out[i] = "give up " .. kind
+    end
+    return out
+  end
 end
 
 local ORDER = { limbo = "hand", hand = "orders", orders = "contact", contact = "ports", ports = "cards" }
@@ -202,7 +259,7 @@ function phases.side_turn.run(frame)
     ctx.stage = ctx.stage or "limbo"
   end
   while ctx.stage do
-    local ask = stages[ctx.stage](frame.player, ctx)
+    local ask = dock_question(ctx) or stages[ctx.stage](frame.player, ctx)
     if ask then
       return ask
     end
@@ -213,17 +270,29 @@ end
 
 function phases.side_turn.choose(frame, choice)
   local side, ctx = frame.player, frame.ctx
-  if ctx.stage == "hand" then
+  if ctx.may_dock then
+    ctx.may_dock = nil
+    if choice:find(" docks$") then
+      sailing.carry_out(fleet.ship_in(choice), side, choice)
+    end
+    return
+  elseif ctx.stage == "hand" then
     ctx.hand_decided = true
     if choice == "exchange the hand" then
       wind.exchange(side)
     end
     return
+  elseif ctx.stage == "cards" then
+    wind.give_up(side, choice:match("^give up (%S+)$"))
+    return
   end
-  local id = ship_of(choice, side)
+  local id = fleet.ship_in(choice)
   if ctx.stage == "orders" then
     set_attr(id, "ordered", vars.get("turn"))
     sailing.carry_out(id, side, choice)
+    if choice:find(" drifts$") and sailing.may_dock_here(id, side) then
+      ctx.may_dock = id
+    end
   else
     set_attr(id, "worked", vars.get("turn"))
     if choice:find("loads treasure", 1, true) then
@@ -234,172 +303,3 @@ function phases.side_turn.choose(frame, choice)
   end
 end
 
----------------------------------------------------------------- the battle (9, 10)
-
--- Each stage of a battle: set-up, drawing activation cards, the active
--- side's movement, the stationary side's fire, the active side's fire or
--- boarding, and the winner's share of a prize's treasure.
-local fights = {}
-
-function fights.setup(ctx)
-  battle.set_up(ctx.box, ctx.attacker)
-  ctx.defender = fleet.enemy(ctx.attacker)
-  ctx.wind = dice.roll("1D8", "wind direction")
-  game.logf("Battle at %s: the wind blows from the %s.", fleet.place(ctx.box), battle.HEADINGS[ctx.wind])
-  ctx.round = 1
-  ctx.stage = "draw"
-end
-
--- A fresh pass through the activation deck, or the end of the battle.
-local function new_round(ctx)
-  ctx.round = ctx.round + 1
-  if ctx.round > tables.battle.rounds then
-    return false
-  end
-  ctx.left_attacker, ctx.left_defender = nil, nil
-  return true
-end
-
-function fights.draw(ctx)
-  local per_side = tables.battle.cards_per_side
-  local a, d = ctx.left_attacker or per_side, ctx.left_defender or per_side
-  if a + d == 0 then
-    if not new_round(ctx) then
-      return "over"
-    end
-    a, d = per_side, per_side
-  end
-  local drawn = dice.roll("1D" .. (a + d), "activation card")
-  if drawn <= a then
-    ctx.active, a = ctx.attacker, a - 1
-  else
-    ctx.active, d = ctx.defender, d - 1
-  end
-  ctx.left_attacker, ctx.left_defender = a, d
-  game.logf("%s's card: %s moves.", game.player_name(ctx.active), game.player_name(ctx.active))
-  -- Docked ships of the active side try to get under way (9b).
-  for _, id in ipairs(battle.ships(ctx.active)) do
-    if attr(id, "moored") then
-      local chance = fleet.fraction(attr(id, "cp"), tables.battle.under_way)
-      if dice.roll("D100", fleet.name(id) .. " gets under way") <= chance then
-        set_attr(id, "moored", false)
-        game.logf("%s gets under way.", fleet.name(id))
-      end
-    end
-  end
-  ctx.stamp = (ctx.stamp or 0) + 1
-  ctx.stage = "move"
-end
-
--- The next ship of a side that may still act in this stage.
-local function next_ship(ctx, side, can)
-  for _, id in ipairs(battle.ships(side)) do
-    if battle.under_way(id) and attr(id, "acted") ~= ctx.stamp and can(id) then
-      return id
-    end
-  end
-end
-
-local function next_stage(ctx, stage)
-  ctx.stamp = ctx.stamp + 1
-  ctx.stage = stage
-end
-
-function fights.move(ctx, frame)
-  local id = next_ship(ctx, ctx.active, function() return true end)
-  if not id then
-    return next_stage(ctx, "stationary_fire")
-  end
-  frame.player = ctx.active
-  return battle.moves(id, ctx.wind)
-end
-
-local function fire_choices(id, boarding)
-  local name, out = fleet.name(id), {}
-  for _, target in ipairs(battle.targets(id)) do
-    out[#out + 1] = string.format("%s fires at %s", name, fleet.name(target))
-  end
-  if boarding then
-    for _, target in ipairs(battle.alongside(id)) do
-      out[#out + 1] = string.format("%s boards %s", name, fleet.name(target))
-    end
-  end
-  out[#out + 1] = name .. " holds fire"
-  return out
-end
-
-function fights.stationary_fire(ctx, frame)
-  local side = fleet.enemy(ctx.active)
-  local id = next_ship(ctx, side, function(s) return #battle.targets(s) > 0 end)
-  if not id then
-    return next_stage(ctx, "active_fire")
-  end
-  frame.player = side
-  return fire_choices(id, false)
-end
-
-function fights.active_fire(ctx, frame)
-  local id = next_ship(ctx, ctx.active, function(s)
-    return #battle.targets(s) > 0 or #battle.alongside(s) > 0
-  end)
-  if not id then
-    return next_stage(ctx, "draw")
-  end
-  frame.player = ctx.active
-  return fire_choices(id, true)
-end
-
-function fights.split(ctx, frame)
-  frame.player = pieces.get(ctx.captor).owner
-  local prize = fleet.name(ctx.prize)
-  return { "take all of " .. prize .. "'s treasure", "take half of " .. prize .. "'s treasure",
-    "leave the treasure aboard " .. prize }
-end
-
--- A battle is over when a side has no ship left on the battle board.
-local function one_side_left(ctx)
-  return ctx.stage ~= "setup" and (#battle.ships(ctx.attacker) == 0 or #battle.ships(ctx.defender) == 0)
-end
-
-phases.battle = {}
-function phases.battle.run(frame)
-  local ctx = frame.ctx
-  ctx.stage = ctx.stage or "setup"
-  while true do
-    if ctx.stage ~= "split" and one_side_left(ctx) then
-      battle.finish(ctx.box)
-      return nil
-    end
-    local ask = fights[ctx.stage](ctx, frame)
-    if ask == "over" then
-      battle.finish(ctx.box)
-      return nil
-    elseif ask then
-      return ask
-    end
-  end
-end
-
-function phases.battle.choose(frame, choice)
-  local ctx = frame.ctx
-  if ctx.stage == "split" then
-    battle.split(ctx.captor, ctx.prize, choice:match("^take (%a+)") or "none")
-    ctx.stage, ctx.captor, ctx.prize = ctx.resume, nil, nil
-    return
-  end
-  local id = ship_of(choice, frame.player)
-  set_attr(id, "acted", ctx.stamp)
-  if ctx.stage == "move" then
-    return battle.move(id, choice, ctx.box)
-  end
-  local shot, boarded = choice:match(" fires at (%S+)$"), choice:match(" boards (%S+)$")
-  if shot then
-    battle.fire(id, battle.ship(shot))
-  elseif boarded then
-    local winner, prize = battle.board(id, battle.ship(boarded))
-    if winner then
-      battle.capture(winner, prize, ctx.box)
-      ctx.captor, ctx.prize, ctx.resume, ctx.stage = winner, prize, ctx.stage, "split"
-    end
-  end
-end

@@ -2,7 +2,8 @@
 -- strategic map with each box's ships, the fleets' status cards, the
 -- hands, and the battle board while a battle is on. `viewer` is a player
 -- id, or "" for the designer's all-seeing view: the enemy's cargo and
--- hand are shown to the all-seeing view only.
+-- hand are shown to the all-seeing view only, and the enemy's class and
+-- CP only as far as a battle showed them (rule 11).
 local fleet = require("lib.fleet")
 local wind = require("lib.wind")
 local battle = require("lib.battle")
@@ -11,7 +12,29 @@ local attr = pieces.attr
 
 local TERRAIN = { sea = ".", island = "*", land = "#", port = "H" }
 local ARROWS = { "^", "/", ">", "\\", "v", "/", "<", "\\" }
-local CLASS = { [90] = "First", [75] = "Second", [60] = "Third" }
+
+-- A class's name from its starting CP (tables.classes).
+local function class_name(max_cp)
+  for _, class in ipairs(tables.classes) do
+    if class.cp == max_cp then
+      return class.name
+    end
+  end
+  return "?"
+end
+
+-- A ship's class and CP as a viewer knows them: its own side's in full;
+-- an enemy's as the last battle showed them ("45/90 CP seen"), or "?".
+local function strength(id, own)
+  if own then
+    return string.format("%-6s %2d/%2d CP", class_name(attr(id, "max_cp")), attr(id, "cp"), attr(id, "max_cp"))
+  end
+  local max_cp = attr(id, "known_max_cp")
+  if not max_cp then
+    return string.format("%-6s  ?/ ? CP", "?")
+  end
+  return string.format("%-6s %2d/%2d CP seen", class_name(max_cp), attr(id, "known_cp"), max_cp)
+end
 
 local function where(id)
   local at = pieces.where(id)
@@ -65,13 +88,12 @@ local function cards_of(lines, viewer)
     lines[#lines + 1] = string.format("%s (home %s):", game.player_name(side), fleet.place(fleet.home(side)))
     for _, id in ipairs(fleet.fleet(side)) do
       local cargo = own and string.format("%3d VP", attr(id, "cargo")) or "  ? VP"
-      lines[#lines + 1] = string.format("  %-9s %-6s %2d/%2d CP  %s  %s%s", fleet.name(id),
-        CLASS[attr(id, "max_cp")] or "", attr(id, "cp"), attr(id, "max_cp"), cargo, where(id),
+      lines[#lines + 1] = string.format("  %-9s %s  %s  %s%s", fleet.name(id), strength(id, own), cargo, where(id),
         attr(id, "prize") and "  (prize)" or "")
     end
     if own then
       for _, id in ipairs(pieces.list { owner = side, at = "reserve" }) do
-        lines[#lines + 1] = string.format("  %-9s %-6s to be placed: %s", fleet.name(id), CLASS[attr(id, "max_cp")] or "",
+        lines[#lines + 1] = string.format("  %-9s %-6s to be placed: %s", fleet.name(id), class_name(attr(id, "max_cp")),
           attr(id, "plan") or "not yet")
       end
     end

@@ -6,6 +6,7 @@
 -- This module is the battle's geometry and its procedures; the phase that
 -- runs them, and asks the players, is phases.battle in rules.lua.
 local fleet = require("lib.fleet")
+local victory = require("lib.victory")
 local M = {}
 local attr, set_attr = pieces.attr, pieces.set_attr
 
@@ -31,13 +32,20 @@ local function where(id)
 end
 
 -- Any ship, of either side, by name.
-function M.ship(name)
-  for _, side in ipairs(game.players()) do
-    local id = fleet.by_name(side, name)
-    if id then
-      return id
-    end
-  end
+M.ship = fleet.named
+
+-- A ship's CP changes in battle in sight of the enemy: `known_cp` (public)
+-- follows it, where `cp` itself is secret to the owner (rule 11).
+function M.set_cp(id, cp)
+  set_attr(id, "cp", cp)
+  set_attr(id, "known_cp", cp)
+end
+
+-- Rule 11: "until ships meet in combat, opposing sides do not know the
+-- enemy strength". Meeting shows each ship's class and CP to the enemy.
+local function reveal(id)
+  set_attr(id, "known_max_cp", attr(id, "max_cp"))
+  set_attr(id, "known_cp", attr(id, "cp"))
 end
 
 -- Set-up: the attacker's ships in a column near the west edge heading
@@ -58,6 +66,10 @@ function M.set_up(box, attacker)
         pieces.move(id, fleet.square_at(column, row))
         set_attr(id, "heading", side == attacker and EAST or WEST)
         set_attr(id, "moored", attr(id, "docked") or false)
+        set_attr(id, "acted", nil)
+        set_attr(id, "fired", nil)
+        set_attr(id, "grappled_by", nil)
+        reveal(id)
         row = row + 1
       end
     end
@@ -129,13 +141,15 @@ local function leave(id, box)
   local letter = column < 1 and "W" or column > 8 and "E" or row < 1 and "S" or "N"
   local to, off = fleet.sail_from(box, letter, 1)
   set_attr(id, "docked", false)
+  set_attr(id, "grappled_by", nil)
+  game.logf("%s sails off the battle board to %s.", fleet.name(id), off and "limbo" or fleet.place(to))
   if off then
     set_attr(id, "left_from", to)
     pieces.move(id, "limbo")
   else
     pieces.move(id, to)
+    victory.unload_if_home(id)
   end
-  game.logf("%s sails off the battle board to %s.", fleet.name(id), off and "limbo" or fleet.place(to))
 end
 
 -- Carries out a movement choice.
@@ -223,15 +237,23 @@ end
 -- A ship at 0 CP or less sinks with all its treasure.
 local function sink_if_done(id)
   if attr(id, "cp") <= 0 then
-    set_attr(id, "cp", 0)
+    M.set_cp(id, 0)
     game.logf("%s sinks!", fleet.name(id))
     pieces.remove(id)
   end
 end
 
--- One shot: hit if the D100 roll is at most P(hit); the target loses the
--- damage in CP. Returns the roll and the damage (0 for a miss).
-function M.fire(firer, target)
+-- Whether a ship has fired on the activation card `card` (each ship fires
+-- once a card: in its side's fire step, or at a ship boarding it).
+function M.has_fired(id, card)
+  return attr(id, "fired") == card
+end
+
+-- One shot on activation card `card`: hit if the D100 roll is at most
+-- P(hit); the target loses the damage in CP. Returns the roll and the
+-- damage (0 for a miss).
+function M.fire(firer, target, card)
+  set_attr(firer, "fired", card)
   local chance, rake = M.hit_chance(firer, target), M.rakes(firer, target)
   local roll = dice.roll("D100", fleet.name(firer) .. " fires")
   if roll > chance then
@@ -239,7 +261,7 @@ function M.fire(firer, target)
     return roll, 0
   end
   local damage = M.damage(roll, rake)
-  set_attr(target, "cp", attr(target, "cp") - damage)
+  M.set_cp(target, attr(target, "cp") - damage)
   game.logf("%s fires at %s (%d%%): %d, %s for %d CP.", fleet.name(firer), fleet.name(target), chance, roll,
     rake and "a raking hit" or "a hit", damage)
   sink_if_done(target)
@@ -255,8 +277,8 @@ function M.melee(a, b)
     local ca, cb = attr(a, "cp"), attr(b, "cp")
     local round_winner = dice.roll("D100", "melee round") <= 100 * ca // (ca + cb) and a or b
     wins[round_winner] = wins[round_winner] + 1
-    set_attr(a, "cp", math.max(1, ca - dice.roll(t.melee_loss, fleet.name(a) .. " crew losses")))
-    set_attr(b, "cp", math.max(1, cb - dice.roll(t.melee_loss, fleet.name(b) .. " crew losses")))
+    M.set_cp(a, math.max(1, ca - dice.roll(t.melee_loss, fleet.name(a) .. " crew losses")))
+    M.set_cp(b, math.max(1, cb - dice.roll(t.melee_loss, fleet.name(b) .. " crew losses")))
   end
   if wins[a] > wins[b] then
     return a, b
@@ -264,19 +286,37 @@ function M.melee(a, b)
   return b, a
 end
 
--- Boarding: the ship boarded fires first; the boarder, if afloat, boards
--- with a chance of its CP in percent, and a melee decides who captures
--- whom. Returns the winner and the captured ship, or nil.
-function M.board(a, b)
+-- Whether the boarded ship `b` fires at its boarder `a` on card `card`
+-- (10h ii): only if under way, with `a` in its broadside arc and range,
+-- and if it has not fired on this card already (rule 10d: one fire each
+-- side per card).
+local function fires_at_boarder(b, a, card)
+  if not M.under_way(b) or M.has_fired(b, card) then
+    return false
+  end
+  for _, target in ipairs(M.targets(b)) do
+    if target == a then
+      return true
+    end
+  end
+  return false
+end
+
+-- Boarding on card `card`: the ship boarded fires first (when it may);
+-- the boarder, if afloat, boards with a chance of its CP in percent, and
+-- a melee decides who captures whom. A failed attempt leaves the two
+-- grappled (10h iv). Returns the winner and the captured ship, or nil.
+function M.board(a, b, card)
   game.logf("%s runs alongside %s to board.", fleet.name(a), fleet.name(b))
-  if M.under_way(b) then
-    M.fire(b, a)
+  if fires_at_boarder(b, a, card) then
+    M.fire(b, a, card)
   end
   if not fleet.square[pieces.where(a)] then
     return nil
   end
   if dice.roll("D100", fleet.name(a) .. " boards") > attr(a, "cp") then
-    game.logf("%s fails to board.", fleet.name(a))
+    game.logf("%s fails to board and lies grappled to %s.", fleet.name(a), fleet.name(b))
+    set_attr(b, "grappled_by", a)
     return nil
   end
   local winner, loser = M.melee(a, b)
@@ -284,37 +324,66 @@ function M.board(a, b)
   return winner, loser
 end
 
+-- The enemy ship a ship lies grappled to (a failed boarding, 10h iv),
+-- while the two are still alongside; nil when it is free.
+function M.grappled(id)
+  local by = attr(id, "grappled_by")
+  if by and fleet.square[pieces.where(by)] and M.range(id, by) == 1 then
+    return by
+  end
+end
+
+-- A grappled ship tries to cast off (10h iv: the chance is its CP in
+-- percent). Whether it got free.
+function M.cast_off(id)
+  local free = dice.roll("D100", fleet.name(id) .. " casts off") <= attr(id, "cp")
+  if free then
+    set_attr(id, "grappled_by", nil)
+  end
+  game.logf("%s %s.", fleet.name(id), free and "casts off" or "fails to cast off")
+  return free
+end
+
 -- A captured ship changes hands (a prize unless it returns to its first
--- owner) and sails at once to the battle's box under its new flag.
+-- owner) and sails at once to the battle's box under its new flag. It is
+-- the captor's to order from now on, even in the turn it was taken.
 function M.capture(winner, prize, box)
   local side = pieces.get(winner).owner
   pieces.set_owner(prize, side)
   set_attr(prize, "prize", attr(prize, "origin") ~= side)
   set_attr(prize, "docked", false)
   set_attr(prize, "moored", false)
+  set_attr(prize, "grappled_by", nil)
+  set_attr(prize, "ordered", nil)
+  set_attr(prize, "worked", nil)
   pieces.move(prize, box)
 end
 
--- The treasure split after a capture: the winner takes all, half or none
--- of the prize's cargo into its own hold, as far as the hold allows.
-function M.split(winner, prize, share)
-  local cargo, room = attr(prize, "cargo"), tables.ports.max_cargo - attr(winner, "cargo")
-  local moved = math.min(room, share == "all" and cargo or share == "half" and cargo // 2 or 0)
-  set_attr(prize, "cargo", cargo - moved)
-  set_attr(winner, "cargo", attr(winner, "cargo") + moved)
+-- The most VP the winner may take from a prize's hold into its own.
+function M.most_to_take(winner, prize)
+  return math.min(attr(prize, "cargo"), tables.ports.max_cargo - attr(winner, "cargo"))
+end
+
+-- The treasure split after a capture (10h viii): the winner takes
+-- `amount` VP of the prize's cargo into its own hold.
+function M.split(winner, prize, amount)
+  set_attr(prize, "cargo", attr(prize, "cargo") - amount)
+  set_attr(winner, "cargo", attr(winner, "cargo") + amount)
 end
 
 -- The end of a battle: every ship still on the board returns to the box,
--- docked if it never got under way.
+-- docked if it never got under way; at its own home port it unloads.
 function M.finish(box)
+  game.logf("The battle at %s is over.", fleet.place(box))
   for _, side in ipairs(game.players()) do
     for _, id in ipairs(M.ships(side)) do
       pieces.move(id, box)
       set_attr(id, "docked", attr(id, "moored") or false)
       set_attr(id, "moored", nil)
+      set_attr(id, "grappled_by", nil)
+      victory.unload_if_home(id)
     end
   end
-  game.logf("The battle at %s is over.", fleet.place(box))
 end
 
 return M

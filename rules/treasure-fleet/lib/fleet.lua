@@ -81,10 +81,6 @@ function M.cp(id)
   return attr(id, "cp")
 end
 
--- Whether a piece is a ship (cards have no combat points).
-function M.is_ship(id)
-  return attr(id, "cp") ~= nil
-end
 
 -- A side's ships still in its fleet: on the map, in limbo or in a battle
 -- (not sunk, not sold as prizes), in id order.
@@ -108,6 +104,21 @@ function M.on_map(side)
     end
   end
   return out
+end
+
+-- Any ship, of either side, by name, or nil.
+function M.named(name)
+  for _, side in ipairs(game.players()) do
+    local id = M.by_name(side, name)
+    if id then
+      return id
+    end
+  end
+end
+
+-- The ship a choice names first ("Revenge sails E 2").
+function M.ship_in(choice)
+  return M.named(choice:match("^(%S+)"))
 end
 
 -- The ship of a side named `name`, or nil.

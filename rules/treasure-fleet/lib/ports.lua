@@ -31,12 +31,15 @@ function M.load(id, side, box)
   game.logf("%s loads treasure at %s.", fleet.name(id), fleet.place(box))
 end
 
--- Repairing: home port or foreign port rate, up to the starting CP.
+-- Repairing: home port or foreign port rate, up to the starting CP. The
+-- roll and the CP are the repairing side's secret (rule 11: the enemy
+-- knows a ship's strength only from a battle).
 function M.repair(id, side, box)
   local rate = box == fleet.home(side) and tables.ports.repair.home or tables.ports.repair.foreign
-  local cp = math.min(attr(id, "cp") + dice.roll(rate, "repair"), attr(id, "max_cp"))
+  local cp = math.min(attr(id, "cp") + dice.roll_secret(rate, side, "repair"), attr(id, "max_cp"))
   set_attr(id, "cp", cp)
-  game.logf("%s repairs to %d CP.", fleet.name(id), cp)
+  game.log(string.format("%s repairs to %d CP.", fleet.name(id), cp), side)
+  game.logf("%s repairs at %s.", fleet.name(id), fleet.place(box))
 end
 
 -- The docked ships of a side whose work this turn is not yet done, with

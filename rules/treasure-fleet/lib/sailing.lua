@@ -62,6 +62,14 @@ local function arrive(id, side, to, off, dock)
   end
 end
 
+-- Whether a ship at sea may be asked to dock where chance left it (after
+-- a drift or a return from limbo): a box where it may dock, not its home
+-- port (where it docks and unloads by itself).
+function M.may_dock_here(id, side)
+  local box = pieces.where(id)
+  return fleet.box[box] ~= nil and not attr(id, "docked") and box ~= fleet.home(side) and fleet.may_dock(side, box)
+end
+
 -- Carries out an order chosen among `M.orders`.
 function M.carry_out(id, side, order)
   local box = pieces.where(id)
@@ -76,6 +84,7 @@ function M.carry_out(id, side, order)
   elseif order:find(" docks$") then
     set_attr(id, "docked", true)
     game.logf("%s docks at %s.", fleet.name(id), fleet.place(box))
+    victory.unload_if_home(id)
   elseif order:find(" drifts$") then
     M.drift(id, side)
   end
@@ -89,20 +98,21 @@ function M.drift(id, side)
   arrive(id, side, to, off, false)
 end
 
--- Limbo: each ship of the side there returns with a chance of CP/2
--- percent, at sea in the box it left.
-function M.return_from_limbo(side)
-  for _, id in ipairs(pieces.list { owner = side, at = "limbo" }) do
-    local chance = fleet.fraction(attr(id, "cp"), tables.sailing.limbo_return)
-    if dice.roll("D100", fleet.name(id) .. " returns from limbo") <= chance then
-      local box = attr(id, "left_from")
-      pieces.move(id, box)
-      game.logf("%s returns from limbo to %s.", fleet.name(id), fleet.place(box))
-      if box == fleet.home(side) then
-        victory.arrive_home(id)
-      end
-    end
+-- Limbo: a ship there returns with a chance of CP/2 percent, at sea in
+-- the box it left (docked and unloading if that is its home port).
+-- Whether it came back.
+function M.return_from_limbo(id, side)
+  local chance = fleet.fraction(attr(id, "cp"), tables.sailing.limbo_return)
+  if dice.roll("D100", fleet.name(id) .. " returns from limbo") > chance then
+    return false
   end
+  local box = attr(id, "left_from")
+  pieces.move(id, box)
+  game.logf("%s returns from limbo to %s.", fleet.name(id), fleet.place(box))
+  if box == fleet.home(side) then
+    victory.arrive_home(id)
+  end
+  return true
 end
 
 return M

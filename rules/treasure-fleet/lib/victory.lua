@@ -48,6 +48,15 @@ function M.arrive_home(id)
   check(side)
 end
 
+-- A ship that comes to rest in its own home port by any way (sailing,
+-- drifting, docking, back from limbo or a battle, captured there)
+-- unloads, and a prize is sold (rule 4).
+function M.unload_if_home(id)
+  if pieces.where(id) == fleet.home(pieces.get(id).owner) then
+    M.arrive_home(id)
+  end
+end
+
 -- The announcement at the end of every turn.
 function M.announce()
   if game.narrating() then

@@ -66,21 +66,33 @@ function M.play(side, kind)
   pieces.reveal(id)
 end
 
--- Replacement: draw up to the hand size; a hand larger than that (the
--- fleet lost ships) gives up cards at random, face up, down to it.
+-- Replacement: draw up to the hand size.
 function M.refill(side)
-  local hand, size = M.hand(side), M.hand_size(side)
-  for _ = #hand + 1, size do
+  for _ = #M.hand(side) + 1, M.hand_size(side) do
     if not cards.draw("deck", M.hand_pool(side), side, "discard") then
       break
     end
   end
-  hand = M.hand(side)
-  while #hand > size do
-    local id = table.remove(hand, dice.roll("1D" .. #hand, "card given up"))
-    pieces.move(id, "discard")
-    pieces.reveal(id)
+end
+
+-- The kinds of card a side may give up while its hand is larger than its
+-- hand size (the fleet lost ships), in kind order; empty when it is not.
+function M.surplus_kinds(side)
+  if #M.hand(side) <= M.hand_size(side) then
+    return {}
   end
+  local kinds = {}
+  for kind in pairs(M.counts(side)) do
+    kinds[#kinds + 1] = kind
+  end
+  table.sort(kinds)
+  return kinds
+end
+
+-- Gives up a card of the kind chosen, face up on the discard pile.
+function M.give_up(side, kind)
+  M.play(side, kind)
+  game.logf("%s gives up a %s card.", game.player_name(side), kind)
 end
 
 -- Exchange: the whole hand goes to the discard pile and a new one is drawn.

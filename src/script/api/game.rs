@@ -20,6 +20,7 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<Function> {
         link,
         &[
             &FIRST_PLAYER,
+            &SET_FIRST_PLAYER,
             &NEXT_PLAYER,
             &CURRENT_PLAYER,
             &PLAYER_NAME,
@@ -58,6 +59,20 @@ static FIRST_PLAYER: Native = Native {
     call: |link, _, out| {
         link.with_state(|_, s| {
             out.registry(link.player_name(s.first_player));
+            Ok(())
+        })
+    },
+};
+
+/// For games that throw for the first player during play, after a
+/// set-up (Treasure Fleet's secret placement): what `game.first_player`
+/// and the simulator's seat-order statistics read from then on.
+static SET_FIRST_PLAYER: Native = Native {
+    name: "game.set_first_player",
+    call: |link, a, _| {
+        let player = player_arg(link.game()?, a.str(1)?)?;
+        link.with_state(|_, s| {
+            s.first_player = player;
             Ok(())
         })
     },
