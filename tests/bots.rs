@@ -102,8 +102,8 @@ fn measure() {
     );
 }
 
-/// A Convoy game some way into the sailing, played by random bots.
-fn convoy_midgame(engine: &Engine, plies: u32) -> GameState {
+/// A game some way in, played by random bots from seed 7.
+fn midgame(engine: &Engine, plies: u32) -> GameState {
     engine.set_narration(false);
     let mut state = engine.new_game(7).expect("a new game");
     let mut rng = GameRng::new(3);
@@ -140,7 +140,7 @@ fn swap_hidden(state: &GameState, owner: PlayerId, seat: PlayerId) -> GameState 
 #[test]
 fn a_sample_depends_only_on_what_the_seat_sees() {
     let e = engine(&[]);
-    let state = convoy_midgame(&e, 30);
+    let state = midgame(&e, 30);
     let (blue, red) = (common::player(&e, "blue"), common::player(&e, "red"));
     let other = swap_hidden(&state, red, blue);
     assert_ne!(state, other);
@@ -174,7 +174,7 @@ fn assert_blind_to_hidden_types(spec: &str, decisions: usize) {
     let (blue, red) = (common::player(&e, "blue"), common::player(&e, "red"));
     let mut made = 0;
     for plies in [30, 40, 50, 60] {
-        let start = convoy_midgame(&e, plies);
+        let start = midgame(&e, plies);
         let mut worlds = [start.clone(), swap_hidden(&start, red, blue)];
         let mut bots = [bots::make(spec, 11).unwrap(), bots::make(spec, 11).unwrap()];
         let mut opponent = GameRng::new(13);
@@ -293,7 +293,7 @@ fn the_repl_seats_bots_by_spec() {
 #[test]
 fn a_time_budget_bounds_a_decision() {
     let e = engine(&[]);
-    let state = convoy_midgame(&e, 30);
+    let state = midgame(&e, 30);
     let seat = e.to_move(&state).expect("the game goes on");
     let mut legal = Vec::new();
     e.legal_actions(&state, &mut legal);
@@ -331,4 +331,72 @@ fn an_evaluate_that_is_not_a_number_is_a_rule_error() {
             err.0
         );
     }
+}
+
+/// Mediterranea loaded to count its rule-function calls.
+fn counted_mediterranea() -> Engine {
+    let request = Request {
+        target: "mediterranea/age-of-darkness".into(),
+        options: vec![],
+        overlays: vec![],
+    };
+    portolan::load::load_counted(&common::catalog(), &request, true)
+        .expect("mediterranea loads")
+        .engine
+}
+
+fn evaluate_calls(engine: &Engine) -> u64 {
+    let counts = engine.script_counts().expect("a counted engine");
+    counts
+        .functions
+        .iter()
+        .filter(|(name, _, _)| name == "rules.evaluate")
+        .map(|(_, _, calls)| calls)
+        .sum()
+}
+
+/// Nothing in Mediterranea is hidden, so greedy weighs an action that
+/// rolls no dice once, not once for each of its identical samples; an
+/// action that rolls is still weighed on every sample's dice.
+#[test]
+fn greedy_weighs_a_dice_free_action_once_when_the_seat_sees_everything() {
+    let e = counted_mediterranea();
+    let mut state = midgame(&e, 40);
+    let mut legal = common::legal_actions(&e, &state);
+    while legal.len() < 3 {
+        e.apply(&mut state, legal[0]).unwrap();
+        legal = common::legal_actions(&e, &state);
+    }
+    let seat = e.to_move(&state).expect("the game goes on");
+    let sight = Sight::new(&e, &state, seat);
+    assert!(!sight.samples_differ(), "Mediterranea hides nothing");
+    let rolling = legal
+        .iter()
+        .filter(|&&a| {
+            let mut next = state.clone();
+            let before = next.rng.word_pos();
+            e.apply(&mut next, a).unwrap();
+            next.rng.word_pos() != before
+        })
+        .count() as u64;
+    let before = evaluate_calls(&e);
+    bots::make("greedy", 1)
+        .unwrap()
+        .choose(&sight, &legal)
+        .unwrap();
+    let samples = 8;
+    assert_eq!(
+        evaluate_calls(&e) - before,
+        legal.len() as u64 + (samples - 1) * rolling,
+        "{} actions, {rolling} of them rolling dice",
+        legal.len()
+    );
+}
+
+#[test]
+fn samples_differ_where_a_face_is_hidden_from_the_seat() {
+    let e = engine(&[]);
+    let state = midgame(&e, 30);
+    let blue = common::player(&e, "blue");
+    assert!(Sight::new(&e, &state, blue).samples_differ());
 }

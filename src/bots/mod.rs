@@ -64,6 +64,13 @@ impl<'a> Sight<'a> {
     pub fn sample(&self, rng: &mut GameRng) -> Result<GameState, RulesError> {
         determinize::sample(self.engine, self.state, self.seat, rng)
     }
+
+    /// Whether two samples can differ in more than their dice: false when
+    /// this seat sees every face and the package draws nothing for it, so
+    /// a bot weighs a dice-free line once instead of once a sample.
+    pub fn samples_differ(&self) -> bool {
+        determinize::samples_differ(self.engine, self.state, self.seat)
+    }
 }
 
 pub trait Bot {
