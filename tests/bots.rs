@@ -251,13 +251,6 @@ fn greedy_spends_the_solitaire_options_better_than_chance() {
 }
 
 #[test]
-fn ismcts_plays_a_scored_solitaire_game() {
-    let e = solo();
-    let score = mean_score(&e, "ismcts:20", 5, 4);
-    assert!(score > 0.0);
-}
-
-#[test]
 fn bad_specs_are_refused_with_the_valid_forms() {
     let e = bots::make("ismcts:lots", 1).err().expect("an error");
     assert!(e.contains("ismcts:2000") && e.contains("greedy"), "{e}");
@@ -288,6 +281,33 @@ fn the_repl_seats_bots_by_spec() {
         text.contains("game over"),
         "two bots play to the end: {text}"
     );
+    assert!(
+        !text.contains("thinks..."),
+        "no progress line off a terminal: {text}"
+    );
+}
+
+/// At the REPL a search named without a budget thinks a bounded time.
+#[test]
+fn a_search_seated_without_a_budget_thinks_a_second_at_the_repl() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_portolan"))
+        .args(["play", "med-convoy", "--seed", "3"])
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(b"seat red ismcts\n")?;
+            child.wait_with_output()
+        })
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("seats: blue human, red ismcts:1s"), "{text}");
 }
 
 #[test]
@@ -399,4 +419,72 @@ fn samples_differ_where_a_face_is_hidden_from_the_seat() {
     let state = midgame(&e, 30);
     let blue = common::player(&e, "blue");
     assert!(Sight::new(&e, &state, blue).samples_differ());
+}
+
+/// The first decision of a game with more than one action to choose
+/// from, after `plies` random ones.
+fn a_choice(engine: &Engine, plies: u32) -> (GameState, Vec<portolan::kernel::action::Action>) {
+    let mut state = midgame(engine, plies);
+    let mut legal = common::legal_actions(engine, &state);
+    while legal.len() < 2 {
+        engine.apply(&mut state, legal[0]).unwrap();
+        legal = common::legal_actions(engine, &state);
+    }
+    (state, legal)
+}
+
+#[test]
+fn ismcts_spends_its_iterations_and_stops_when_asked() {
+    let e = engine(&[]);
+    let (state, legal) = a_choice(&e, 30);
+    let seat = e.to_move(&state).unwrap();
+    let watch = bots::Watch::default();
+    watch.begin();
+    let mut bot = bots::make("ismcts:40", 1).unwrap();
+    let pick = bot
+        .choose(&Sight::new(&e, &state, seat).watched(&watch), &legal)
+        .unwrap();
+    assert!(pick < legal.len());
+    assert_eq!(watch.iterations(), 40);
+    // Stopped (Ctrl-C at the REPL): one iteration, then its best move.
+    watch.begin();
+    watch.stop();
+    let mut bot = bots::make("ismcts:60s", 1).unwrap();
+    let pick = bot
+        .choose(&Sight::new(&e, &state, seat).watched(&watch), &legal)
+        .unwrap();
+    assert!(pick < legal.len());
+    assert_eq!(watch.iterations(), 1);
+}
+
+/// Four players (Mediterranea, each faction's reward its own) and the
+/// naval game with its private cargo and hands: the search chooses a
+/// legal action from a position well into the game.
+#[test]
+fn ismcts_decides_for_four_players_and_under_a_sampler() {
+    for target in ["mediterranea/age-of-darkness", "treasure-fleet"] {
+        let e = common::stock(target);
+        let (state, legal) = a_choice(&e, 60);
+        let seat = e.to_move(&state).unwrap();
+        let watch = bots::Watch::default();
+        watch.begin();
+        let pick = bots::make("ismcts:30", 1)
+            .unwrap()
+            .choose(&Sight::new(&e, &state, seat).watched(&watch), &legal)
+            .unwrap();
+        assert!(pick < legal.len(), "{target}");
+        assert_eq!(watch.iterations(), 30, "{target}");
+    }
+}
+
+/// The solitaire game: a search that plays for the expected score does
+/// better than the random captain.
+#[test]
+fn ismcts_plays_the_solitaire_game_for_score() {
+    let e = solo();
+    let (search, random) = (
+        mean_score(&e, "ismcts:30", 40, 4),
+        mean_score(&e, "random", 40, 4),
+    );
+    assert!(search > random, "ismcts:30 {search:.2}, random {random:.2}");
 }

@@ -105,7 +105,7 @@ impl Weighed {
 
 /// How good `state` is for `seat`: won or lost outright, else the rules'
 /// heuristic; `None` when the rules have none.
-fn value(
+pub(super) fn value(
     engine: &Engine,
     state: &mut GameState,
     seat: PlayerId,
