@@ -102,8 +102,8 @@ fn measure() {
     );
 }
 
-/// A Convoy game some way into the sailing, played by random bots.
-fn convoy_midgame(engine: &Engine, plies: u32) -> GameState {
+/// A game some way in, played by random bots from seed 7.
+fn midgame(engine: &Engine, plies: u32) -> GameState {
     engine.set_narration(false);
     let mut state = engine.new_game(7).expect("a new game");
     let mut rng = GameRng::new(3);
@@ -140,7 +140,7 @@ fn swap_hidden(state: &GameState, owner: PlayerId, seat: PlayerId) -> GameState 
 #[test]
 fn a_sample_depends_only_on_what_the_seat_sees() {
     let e = engine(&[]);
-    let state = convoy_midgame(&e, 30);
+    let state = midgame(&e, 30);
     let (blue, red) = (common::player(&e, "blue"), common::player(&e, "red"));
     let other = swap_hidden(&state, red, blue);
     assert_ne!(state, other);
@@ -174,7 +174,7 @@ fn assert_blind_to_hidden_types(spec: &str, decisions: usize) {
     let (blue, red) = (common::player(&e, "blue"), common::player(&e, "red"));
     let mut made = 0;
     for plies in [30, 40, 50, 60] {
-        let start = convoy_midgame(&e, plies);
+        let start = midgame(&e, plies);
         let mut worlds = [start.clone(), swap_hidden(&start, red, blue)];
         let mut bots = [bots::make(spec, 11).unwrap(), bots::make(spec, 11).unwrap()];
         let mut opponent = GameRng::new(13);
@@ -251,13 +251,6 @@ fn greedy_spends_the_solitaire_options_better_than_chance() {
 }
 
 #[test]
-fn ismcts_plays_a_scored_solitaire_game() {
-    let e = solo();
-    let score = mean_score(&e, "ismcts:20", 5, 4);
-    assert!(score > 0.0);
-}
-
-#[test]
 fn bad_specs_are_refused_with_the_valid_forms() {
     let e = bots::make("ismcts:lots", 1).err().expect("an error");
     assert!(e.contains("ismcts:2000") && e.contains("greedy"), "{e}");
@@ -288,12 +281,39 @@ fn the_repl_seats_bots_by_spec() {
         text.contains("game over"),
         "two bots play to the end: {text}"
     );
+    assert!(
+        !text.contains("thinks..."),
+        "no progress line off a terminal: {text}"
+    );
+}
+
+/// At the REPL a search named without a budget thinks a bounded time.
+#[test]
+fn a_search_seated_without_a_budget_thinks_a_second_at_the_repl() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_portolan"))
+        .args(["play", "med-convoy", "--seed", "3"])
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(b"seat red ismcts\n")?;
+            child.wait_with_output()
+        })
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("seats: blue human, red ismcts:1s"), "{text}");
 }
 
 #[test]
 fn a_time_budget_bounds_a_decision() {
     let e = engine(&[]);
-    let state = convoy_midgame(&e, 30);
+    let state = midgame(&e, 30);
     let seat = e.to_move(&state).expect("the game goes on");
     let mut legal = Vec::new();
     e.legal_actions(&state, &mut legal);
@@ -331,4 +351,140 @@ fn an_evaluate_that_is_not_a_number_is_a_rule_error() {
             err.0
         );
     }
+}
+
+/// Mediterranea loaded to count its rule-function calls.
+fn counted_mediterranea() -> Engine {
+    let request = Request {
+        target: "mediterranea/age-of-darkness".into(),
+        options: vec![],
+        overlays: vec![],
+    };
+    portolan::load::load_counted(&common::catalog(), &request, true)
+        .expect("mediterranea loads")
+        .engine
+}
+
+fn evaluate_calls(engine: &Engine) -> u64 {
+    let counts = engine.script_counts().expect("a counted engine");
+    counts
+        .functions
+        .iter()
+        .filter(|(name, _, _)| name == "rules.evaluate")
+        .map(|(_, _, calls)| calls)
+        .sum()
+}
+
+/// Nothing in Mediterranea is hidden, so greedy weighs an action that
+/// rolls no dice once, not once for each of its identical samples; an
+/// action that rolls is still weighed on every sample's dice.
+#[test]
+fn greedy_weighs_a_dice_free_action_once_when_the_seat_sees_everything() {
+    let e = counted_mediterranea();
+    let mut state = midgame(&e, 40);
+    let mut legal = common::legal_actions(&e, &state);
+    while legal.len() < 3 {
+        e.apply(&mut state, legal[0]).unwrap();
+        legal = common::legal_actions(&e, &state);
+    }
+    let seat = e.to_move(&state).expect("the game goes on");
+    let sight = Sight::new(&e, &state, seat);
+    assert!(!sight.samples_differ(), "Mediterranea hides nothing");
+    let rolling = legal
+        .iter()
+        .filter(|&&a| {
+            let mut next = state.clone();
+            let before = next.rng.word_pos();
+            e.apply(&mut next, a).unwrap();
+            next.rng.word_pos() != before
+        })
+        .count() as u64;
+    let before = evaluate_calls(&e);
+    bots::make("greedy", 1)
+        .unwrap()
+        .choose(&sight, &legal)
+        .unwrap();
+    let samples = 8;
+    assert_eq!(
+        evaluate_calls(&e) - before,
+        legal.len() as u64 + (samples - 1) * rolling,
+        "{} actions, {rolling} of them rolling dice",
+        legal.len()
+    );
+}
+
+#[test]
+fn samples_differ_where_a_face_is_hidden_from_the_seat() {
+    let e = engine(&[]);
+    let state = midgame(&e, 30);
+    let blue = common::player(&e, "blue");
+    assert!(Sight::new(&e, &state, blue).samples_differ());
+}
+
+/// The first decision of a game with more than one action to choose
+/// from, after `plies` random ones.
+fn a_choice(engine: &Engine, plies: u32) -> (GameState, Vec<portolan::kernel::action::Action>) {
+    let mut state = midgame(engine, plies);
+    let mut legal = common::legal_actions(engine, &state);
+    while legal.len() < 2 {
+        engine.apply(&mut state, legal[0]).unwrap();
+        legal = common::legal_actions(engine, &state);
+    }
+    (state, legal)
+}
+
+#[test]
+fn ismcts_spends_its_iterations_and_stops_when_asked() {
+    let e = engine(&[]);
+    let (state, legal) = a_choice(&e, 30);
+    let seat = e.to_move(&state).unwrap();
+    let watch = bots::Watch::default();
+    watch.begin();
+    let mut bot = bots::make("ismcts:40", 1).unwrap();
+    let pick = bot
+        .choose(&Sight::new(&e, &state, seat).watched(&watch), &legal)
+        .unwrap();
+    assert!(pick < legal.len());
+    assert_eq!(watch.iterations(), 40);
+    // Stopped (Ctrl-C at the REPL): one iteration, then its best move.
+    watch.begin();
+    watch.stop();
+    let mut bot = bots::make("ismcts:60s", 1).unwrap();
+    let pick = bot
+        .choose(&Sight::new(&e, &state, seat).watched(&watch), &legal)
+        .unwrap();
+    assert!(pick < legal.len());
+    assert_eq!(watch.iterations(), 1);
+}
+
+/// Four players (Mediterranea, each faction's reward its own) and the
+/// naval game with its private cargo and hands: the search chooses a
+/// legal action from a position well into the game.
+#[test]
+fn ismcts_decides_for_four_players_and_under_a_sampler() {
+    for target in ["mediterranea/age-of-darkness", "treasure-fleet"] {
+        let e = common::stock(target);
+        let (state, legal) = a_choice(&e, 60);
+        let seat = e.to_move(&state).unwrap();
+        let watch = bots::Watch::default();
+        watch.begin();
+        let pick = bots::make("ismcts:30", 1)
+            .unwrap()
+            .choose(&Sight::new(&e, &state, seat).watched(&watch), &legal)
+            .unwrap();
+        assert!(pick < legal.len(), "{target}");
+        assert_eq!(watch.iterations(), 30, "{target}");
+    }
+}
+
+/// The solitaire game: a search that plays for the expected score does
+/// better than the random captain.
+#[test]
+fn ismcts_plays_the_solitaire_game_for_score() {
+    let e = solo();
+    let (search, random) = (
+        mean_score(&e, "ismcts:30", 40, 4),
+        mean_score(&e, "random", 40, 4),
+    );
+    assert!(search > random, "ismcts:30 {search:.2}, random {random:.2}");
 }

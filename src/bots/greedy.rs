@@ -9,6 +9,11 @@
 //! solitaire game) is evaluated like any position. A package without
 //! `rules.evaluate` gets random play.
 //!
+//! Where the seat sees the whole position (nothing hidden, no package
+//! sampler), every sample is the position itself and only the dice
+//! differ, so an action that rolls nothing is weighed once: Mediterranea's
+//! greedy game cost ~67 random games, and ~23 since.
+//!
 //! The heuristic runs on a sample, never on the real state, so it cannot
 //! read a hidden face: it may read the sample's, which are guesses, and
 //! should ask `pieces.seen(id, player)` to use only what its player knows.
@@ -49,30 +54,58 @@ impl Bot for GreedyBot {
             return Ok(0);
         }
         let engine = sight.engine();
-        let mut totals = vec![0.0; legal.len()];
+        let differ = sight.samples_differ();
+        let mut weighed: Vec<Weighed> = legal.iter().map(|_| Weighed::default()).collect();
         for _ in 0..SAMPLES {
             let sample = sight.sample(&mut self.rng)?;
-            for (total, &action) in totals.iter_mut().zip(legal) {
+            for (w, &action) in weighed.iter_mut().zip(legal) {
+                if w.exact {
+                    continue;
+                }
                 let mut next = sample.clone();
+                let drawn_before = next.rng.word_pos();
                 let value = quietly(engine, || -> Result<Option<f64>, RulesError> {
                     engine.apply(&mut next, action)?;
                     value(engine, &mut next, sight.seat).transpose()
                 })?;
-                match value {
-                    Some(v) => *total += v,
-                    None => return self.random.choose(sight, legal),
-                }
+                let Some(v) = value else {
+                    return self.random.choose(sight, legal);
+                };
+                w.total += v;
+                w.tries += 1;
+                w.exact = !differ && next.rng.word_pos() == drawn_before;
+            }
+            if weighed.iter().all(|w| w.exact) {
+                break;
             }
         }
-        let best = totals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let tied: Vec<usize> = (0..legal.len()).filter(|&i| totals[i] == best).collect();
+        let means: Vec<f64> = weighed.iter().map(Weighed::mean).collect();
+        let best = means.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let tied: Vec<usize> = (0..legal.len()).filter(|&i| means[i] == best).collect();
         Ok(*self.rng.pick(&tied).expect("the best action is among them"))
+    }
+}
+
+/// What the samples said of one action so far.
+#[derive(Default)]
+struct Weighed {
+    total: f64,
+    tries: u32,
+    /// Every sample would give the same value: the seat sees the whole
+    /// position and the action (with its evaluation) rolled no dice, so
+    /// one try is the answer and the other samples are skipped.
+    exact: bool,
+}
+
+impl Weighed {
+    fn mean(&self) -> f64 {
+        self.total / f64::from(self.tries)
     }
 }
 
 /// How good `state` is for `seat`: won or lost outright, else the rules'
 /// heuristic; `None` when the rules have none.
-fn value(
+pub(super) fn value(
     engine: &Engine,
     state: &mut GameState,
     seat: PlayerId,

@@ -7,17 +7,20 @@
 //! game's dice, so a game's log replays the same whichever seats were bots.
 //!
 //! Bots are made from specs (see [`spec`]): `random`, `greedy`,
-//! `ismcts:2000`, `ismcts:100ms`.
+//! `ismcts:2000`, `ismcts:100ms`, `ismcts:1s`.
 
 mod greedy;
 mod ismcts;
 mod random;
+mod reward;
 pub mod spec;
+mod watch;
 
 pub use greedy::GreedyBot;
 pub use ismcts::IsmctsBot;
 pub use random::RandomBot;
 pub use spec::{Budget, Spec};
+pub use watch::Watch;
 
 use crate::kernel::action::Action;
 use crate::kernel::determinize;
@@ -33,6 +36,8 @@ pub struct Sight<'a> {
     engine: &'a Engine,
     state: &'a GameState,
     pub seat: PlayerId,
+    /// Who watches a searching bot think, if anyone does.
+    watch: Option<&'a Watch>,
 }
 
 impl<'a> Sight<'a> {
@@ -41,6 +46,16 @@ impl<'a> Sight<'a> {
             engine,
             state,
             seat,
+            watch: None,
+        }
+    }
+
+    /// The same sight, with `watch` told of a search's progress and able
+    /// to stop it.
+    pub fn watched(self, watch: &'a Watch) -> Sight<'a> {
+        Sight {
+            watch: Some(watch),
+            ..self
         }
     }
 
@@ -64,6 +79,13 @@ impl<'a> Sight<'a> {
     pub fn sample(&self, rng: &mut GameRng) -> Result<GameState, RulesError> {
         determinize::sample(self.engine, self.state, self.seat, rng)
     }
+
+    /// Whether two samples can differ in more than their dice: false when
+    /// this seat sees every face and the package draws nothing for it, so
+    /// a bot weighs a dice-free line once instead of once a sample.
+    pub fn samples_differ(&self) -> bool {
+        determinize::samples_differ(self.engine, self.state, self.seat)
+    }
 }
 
 pub trait Bot {
@@ -73,7 +95,7 @@ pub trait Bot {
 }
 
 /// Makes a bot from its spec (`random`, `greedy`, `ismcts:500`,
-/// `ismcts:100ms`), with its own seed; a bad spec is an error listing the
+/// `ismcts:100ms`, `ismcts:1s`), with its own seed; a bad spec is an error listing the
 /// valid forms.
 pub fn make(spec: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
     Ok(match Spec::parse(spec)? {

@@ -4,8 +4,14 @@
 use std::time::Duration;
 
 /// The forms a spec may take, for error messages and help.
-pub const FORMS: &str =
-    "random, greedy, ismcts:ITERATIONS (ismcts:2000) or ismcts:MILLISECONDSms (ismcts:100ms)";
+pub const FORMS: &str = "random, greedy, ismcts:ITERATIONS (ismcts:2000) or ismcts:TIME a \
+     decision (ismcts:100ms, ismcts:1s)";
+
+/// What a bare `ismcts` means where a person waits for the bot (the REPL
+/// and `play --seat`): a second a decision, so a seat named without a
+/// budget never stalls the game. `simulate` still asks for a budget, so
+/// a balance run says what it measured.
+pub const INTERACTIVE_SEARCH: &str = "ismcts:1s";
 
 /// The largest budgets a spec may ask for. A decision at these takes
 /// seconds to a minute; a bot named by a save or a command line must not
@@ -57,13 +63,18 @@ impl Spec {
 
 impl Budget {
     fn parse(text: &str) -> Result<Budget, String> {
-        let (digits, time) = match text.strip_suffix("ms") {
-            Some(d) => (d, true),
-            None => (text, false),
+        let (digits, scale) = if let Some(d) = text.strip_suffix("ms") {
+            (d, Some(1))
+        } else if let Some(d) = text.strip_suffix('s') {
+            (d, Some(1000))
+        } else {
+            (text, None)
         };
         let n: u32 = digits
             .parse()
             .map_err(|_| format!("'{text}' is not a budget"))?;
+        let time = scale.is_some();
+        let n = n.saturating_mul(scale.unwrap_or(1));
         if n == 0 {
             return Err("the budget must be above zero".into());
         }
@@ -99,6 +110,11 @@ mod tests {
             Spec::parse("ismcts:100ms"),
             Ok(Spec::Ismcts(Budget::Time(Duration::from_millis(100))))
         );
+        assert_eq!(
+            Spec::parse("ismcts:2s"),
+            Ok(Spec::Ismcts(Budget::Time(Duration::from_secs(2))))
+        );
+        assert!(Spec::parse(INTERACTIVE_SEARCH).is_ok());
     }
 
     #[test]
@@ -108,7 +124,8 @@ mod tests {
             ("ismcts", "needs a budget"),
             ("ismcts:0", "above zero"),
             ("ismcts:fast", "'fast' is not a budget"),
-            ("ismcts:10s", "'10s' is not a budget"),
+            ("ismcts:10m", "'10m' is not a budget"),
+            ("ismcts:61s", "at most 60000ms"),
             ("greedy:3", "takes no budget"),
             ("ismcts:100001", "at most 100000 iterations"),
             ("ismcts:60001ms", "at most 60000ms"),

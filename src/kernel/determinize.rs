@@ -80,6 +80,17 @@ pub fn sample(
     Ok(sample)
 }
 
+/// Whether two samples for `seat` can differ in more than their dice
+/// stream: when a face is hidden from it (dealt anew each sample) or the
+/// package's sampler draws the rest. When not, every sample is the state
+/// itself with the private data of others removed, the same each time.
+pub fn samples_differ(engine: &Engine, state: &GameState, seat: PlayerId) -> bool {
+    engine.has_sampler()
+        || state
+            .piece_ids()
+            .any(|id| !state.piece(id).visible_to(seat))
+}
+
 /// Shuffles each owner's hidden kinds among its pieces `seat` cannot see,
 /// or blanks them in a game whose scripts change them out of sight. Whether anything
 /// was hidden.

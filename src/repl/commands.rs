@@ -146,7 +146,7 @@ pub const COMMANDS: &[Command] = &[
     cmd(
         "seat",
         "seat PLAYER human|BOT",
-        "give a seat to a human or a bot: random, greedy, ismcts:ITERATIONS, ismcts:MSms",
+        "give a seat to a human or a bot: random, greedy, ismcts (a second a move), ismcts:ITERATIONS, ismcts:MSms, ismcts:Ss",
         &[
             "seat red random",
             "seat red ismcts:1000",

@@ -81,7 +81,15 @@ impl ReplHelper {
                 v
             }
             "seat" if before.is_empty() => w.players.clone(),
-            "seat" => fixed(&["human", "random", "greedy", "ismcts:1000", "ismcts:100ms"]),
+            "seat" => fixed(&[
+                "human",
+                "random",
+                "greedy",
+                "ismcts",
+                "ismcts:1000",
+                "ismcts:100ms",
+                "ismcts:1s",
+            ]),
             "view" => w
                 .players
                 .iter()

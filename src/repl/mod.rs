@@ -37,6 +37,7 @@ pub mod session;
 pub mod setup;
 pub mod show;
 mod terminal;
+mod thinking;
 
 pub use session::{Reply, Seat, Session};
 pub use terminal::{interactive, scripted};

@@ -3,7 +3,7 @@
 //! command lines and returns what to print, so the terminal loop,
 //! `--commands FILE` and the tests all drive the same code.
 
-use crate::bots::{self, Bot, Sight};
+use crate::bots::{self, Bot, Sight, Watch};
 use crate::data::catalog::Catalog;
 use crate::kernel::action::Action;
 use crate::kernel::piece::PlayerId;
@@ -14,9 +14,10 @@ use crate::load::{Loaded, Request, load};
 use crate::repl::escape::for_terminal;
 use crate::repl::fresh_dice::Drawn;
 use crate::repl::line::{Kept, Line};
-use crate::repl::{commands, confirm, reload};
+use crate::repl::{commands, confirm, reload, thinking};
 use std::cell::Cell;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Who plays a seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,6 +31,9 @@ impl Seat {
     pub fn parse(who: &str) -> Seat {
         match who {
             "human" => Seat::Human,
+            // A person waits for this seat: a search named without a
+            // budget thinks for a bounded time.
+            "ismcts" => Seat::Bot(bots::spec::INTERACTIVE_SEARCH.to_string()),
             bot => Seat::Bot(bot.to_string()),
         }
     }
@@ -112,6 +116,10 @@ pub struct Session {
     /// handover (`None` when it narrated nothing).
     pub(crate) narrated_from: Option<usize>,
     pub colour: bool,
+    /// Seen by the bot that thinks, and by Ctrl-C, which stops it.
+    pub(crate) watch: Arc<Watch>,
+    /// Whether a thinking bot's progress is drawn (at a terminal only).
+    pub show_thinking: bool,
     /// The game changed since it was last saved or loaded.
     pub(crate) dirty: bool,
     /// A reload waiting for the user's choice (keep, truncate, restart).
@@ -184,6 +192,8 @@ impl Session {
             shown: 0,
             narrated_from: None,
             colour: false,
+            watch: Arc::default(),
+            show_thinking: false,
             dirty: false,
             pending: None,
             repl_rng,
@@ -372,8 +382,11 @@ impl Session {
             };
             let engine = &self.loaded.engine;
             engine.legal_actions(self.line.state(), &mut legal);
-            let pick = bot
-                .choose(&Sight::new(engine, self.line.state(), p), &legal)
+            let sight = Sight::new(engine, self.line.state(), p);
+            let shown = self
+                .show_thinking
+                .then(|| engine.game.players[p.0 as usize].id.as_str());
+            let pick = thinking::choose(bot.as_mut(), sight, &legal, &self.watch, shown)
                 .map_err(|e| format!("the bot could not choose its move: {e}"))?;
             let played = if record {
                 self.line.step(engine, legal[pick], fresh)

@@ -5,6 +5,7 @@
 use crate::repl::complete::{self, ReplHelper};
 use crate::repl::escape::{clip, for_terminal, quote};
 use crate::repl::session::{Reply, Session};
+use crate::repl::thinking;
 use rustyline::config::Configurer;
 use rustyline::error::ReadlineError;
 use rustyline::history::FileHistory;
@@ -29,6 +30,8 @@ pub fn interactive(session: Session) -> Result<(), String> {
 
 fn play_interactive(mut session: Session) -> Result<(), Stop> {
     session.colour = colour_wanted();
+    session.show_thinking = std::io::stdout().is_terminal();
+    let ctrl_c = thinking::stop_on_ctrl_c(session.watch.clone());
     let config = Config::builder()
         .history_ignore_space(true)
         .history_ignore_dups(true)
@@ -51,6 +54,9 @@ fn play_interactive(mut session: Session) -> Result<(), Stop> {
         let _ = editor.load_history(h);
     }
     say(&session.welcome())?;
+    if let Err(e) = ctrl_c {
+        say(&format!("note: {e}\n"))?;
+    }
     loop {
         if let Some(h) = editor.helper_mut() {
             h.words = complete::words(&session);
