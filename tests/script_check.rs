@@ -109,9 +109,8 @@ fn a_global_written_in_a_rule_and_an_undefined_one_are_reported() {
     let write = place(&copy, "rules.lua", "strikes = 1");
     let read = place(&copy, "rules.lua", "strikse");
     assert!(
-        errors
-            .iter()
-            .any(|e| e.starts_with(&write) && e.contains("global 'strikes' is written inside a function")),
+        errors.iter().any(|e| e.starts_with(&write)
+            && e.contains("global 'strikes' is written inside a function")),
         "no error at {write}:\n{errors:#?}"
     );
     assert!(
@@ -122,6 +121,9 @@ fn a_global_written_in_a_rule_and_an_undefined_one_are_reported() {
     );
     let outside = ["DESIGN", "principle", "selene", "luacheck"];
     for e in &errors {
-        assert!(!outside.iter().any(|w| e.contains(w)), "cites outside the repository: {e}");
+        assert!(
+            !outside.iter().any(|w| e.contains(w)),
+            "cites outside the repository: {e}"
+        );
     }
 }

@@ -22,7 +22,9 @@ impl PackageCopy {
     pub fn of(game: &str) -> PackageCopy {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let root = dir.path().join(game);
-        let stock = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules").join(game);
+        let stock = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("rules")
+            .join(game);
         copy_tree(&stock, &root);
         PackageCopy { _dir: dir, root }
     }
