@@ -17,10 +17,15 @@ fn shipped(file: SchemaFile) -> PathBuf {
     repo().join(format!("docs/schema/{}.json", file.name()))
 }
 
-/// A YAML file as the JSON an editor's YAML extension validates.
+/// A YAML file as the JSON an editor's YAML extension validates: YAML
+/// 1.2, where only `true` and `false` are booleans (Treasure Fleet's wind
+/// card `short: N` is the letter N, as Portolan reads it too).
 fn yaml_as_json(path: &Path) -> Json {
     let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    let mut yaml_1_2 = serde_saphyr::Options::default();
+    yaml_1_2.strict_booleans = true;
+    serde_saphyr::from_str_with_options(&text, yaml_1_2)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// Every problem the schema finds in a value, one a line.

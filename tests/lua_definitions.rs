@@ -45,11 +45,14 @@ fn defined() -> BTreeSet<String> {
         text.starts_with("---@meta"),
         "a LuaLS definition file starts with ---@meta"
     );
-    let declarations = text.lines().filter_map(|line| {
-        let line = line.strip_prefix("function ").unwrap_or(line);
-        let end = line.find(['(', ' '])?;
-        Some(&line[..end])
-    });
+    // `function board.spaces() end` and `vars.game = {}`; not comments.
+    let declarations = text
+        .lines()
+        .filter_map(|line| match line.strip_prefix("function ") {
+            Some(function) => function.split_once('(').map(|(name, _)| name),
+            None if !line.starts_with('-') => line.split_once(" = ").map(|(name, _)| name),
+            None => None,
+        });
     api_names(&declarations.collect::<Vec<_>>().join("\n"))
 }
 
