@@ -185,20 +185,17 @@ impl Walk {
         for stmt in block.stmts() {
             self.statement(stmt);
         }
-        match block.last_stmt() {
-            Some(LastStmt::Return(ret)) => {
-                let returns: Vec<&Expression> = ret.returns().iter().collect();
-                if let ([only], true) = (returns.as_slice(), file_level) {
-                    if let Some(Target::Local(id)) = self.value(only) {
-                        self.facts.returns = Some(id);
-                    }
-                    return;
+        if let Some(LastStmt::Return(ret)) = block.last_stmt() {
+            let returns: Vec<&Expression> = ret.returns().iter().collect();
+            if let ([only], true) = (returns.as_slice(), file_level) {
+                if let Some(Target::Local(id)) = self.value(only) {
+                    self.facts.returns = Some(id);
                 }
-                for e in returns {
-                    self.expression(e);
-                }
+                return;
             }
-            _ => {}
+            for e in returns {
+                self.expression(e);
+            }
         }
     }
 
