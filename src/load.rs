@@ -14,6 +14,7 @@ use crate::data::scenario::{Scenario, apply_overrides};
 use crate::kernel::engine::Engine;
 use crate::script::host::LuaRules;
 use crate::script::limits::Limits;
+use crate::script::lint::check_package as lint_scripts;
 use crate::untrusted::echo;
 use std::collections::HashSet;
 use std::rc::Rc;
@@ -262,7 +263,9 @@ fn check_options(
 
 /// Checks a target thoroughly: the package alone, each optional rule
 /// alone, each overlay it ships alone, every stock scenario of the game,
-/// and a game started from each. Returns every error found.
+/// and a game started from each; then reads every script of the package
+/// for mistakes no run may reach ([`crate::script::lint`]). Returns every
+/// error found.
 pub fn check(catalog: &Catalog, target: &str) -> Result<Vec<String>, DataErrors> {
     let (package, scenario) = catalog.resolve(target)?;
     let file = package.game_file()?;
@@ -315,6 +318,7 @@ pub fn check(catalog: &Catalog, target: &str) -> Result<Vec<String>, DataErrors>
             }
         }
     }
+    results.push(lint_scripts(&package).map(|()| format!("scripts of {}", package.root)));
     let mut checked = Vec::new();
     let mut errors: Vec<DataError> = Vec::new();
     let mut seen = HashSet::new();

@@ -2,6 +2,7 @@
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use portolan::data::json_schema::SchemaFile;
 use portolan::load::Request;
 use portolan::output;
 use portolan::sim::command::{self as sim_command, Format, Simulate};
@@ -35,6 +36,12 @@ enum Command {
     Check {
         #[arg(required = true)]
         targets: Vec<String>,
+    },
+    /// Print the JSON Schema of a kind of data file, for editors that
+    /// check and complete YAML (copies are in docs/schema/).
+    Schema {
+        #[arg(value_enum)]
+        file: SchemaArg,
     },
     /// Play at the REPL.
     Play {
@@ -184,6 +191,26 @@ impl From<FormatArg> for Format {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum SchemaArg {
+    /// rules/GAME/game.yaml
+    Game,
+    /// scenarios/GAME/NAME.yaml
+    Scenario,
+    /// a balance overlay (rules/GAME/overlays/NAME.yaml)
+    Overlay,
+}
+
+impl From<SchemaArg> for SchemaFile {
+    fn from(s: SchemaArg) -> SchemaFile {
+        match s {
+            SchemaArg::Game => SchemaFile::Game,
+            SchemaArg::Scenario => SchemaFile::Scenario,
+            SchemaArg::Overlay => SchemaFile::Overlay,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum BalanceFormatArg {
     Table,
     Json,
@@ -307,6 +334,7 @@ fn main() -> ExitCode {
             },
         ),
         Some(Command::Merge { files, format }) => sim_command::merge(&files, format.into()),
+        Some(Command::Schema { file }) => Ok(SchemaFile::from(file).text()),
     };
     output::finish(result)
 }

@@ -225,3 +225,17 @@ fn the_repl_survives_a_hostile_strike() {
         "the error is shown:\n{out}\n{err}"
     );
 }
+
+#[test]
+fn a_table_in_a_game_variable_is_refused_in_words_that_point_nowhere_else() {
+    let copy = hostile_strike("vars.set('x', {})");
+    let e = load_copy(&copy).expect("the package loads");
+    let ships = [("blue", "Merchant", "a1"), ("red", "Merchant", "g5")];
+    let state = position(&e, &ships, "blue");
+    let strike = e.parse_action(&state, "strike g5").unwrap();
+    let err = e.try_apply(&state, strike).unwrap_err().to_string();
+    assert!(
+        err.contains("not a table") && err.contains("plain data") && !err.contains("DESIGN"),
+        "{err}"
+    );
+}

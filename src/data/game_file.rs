@@ -6,6 +6,7 @@
 //! `Spanned`, so a bad one is reported at its line and column.
 
 use crate::kernel::value::Vars;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 use std::collections::BTreeMap;
@@ -13,7 +14,7 @@ use std::collections::BTreeMap;
 /// A reference to something declared elsewhere, with where it was written.
 pub type Ref = Spanned<String>;
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GameFile {
     pub id: String,
@@ -35,6 +36,7 @@ pub struct GameFile {
     pub zones: BTreeMap<String, ZoneFile>,
     pub phases: BTreeMap<String, PhaseFile>,
     /// The phases in the order they start; the last one runs until the end.
+    #[schemars(with = "Vec<String>")]
     pub flow: Vec<Ref>,
     #[serde(default)]
     pub victory: VictoryFile,
@@ -48,6 +50,7 @@ pub struct GameFile {
     pub scripts: Vec<String>,
     /// Global variables at the start of a game.
     #[serde(default)]
+    #[schemars(with = "BTreeMap<String, crate::kernel::value::Value>")]
     pub vars: Vars,
     /// Player variables every player sees (scores, points); a player's
     /// other variables are seen by that player only.
@@ -90,7 +93,7 @@ fn default_max_plies() -> u32 {
     5000
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerFile {
     pub id: String,
@@ -104,7 +107,7 @@ pub struct PlayerFile {
     pub colour: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BoardFile {
     #[serde(default)]
@@ -121,7 +124,7 @@ pub struct BoardFile {
     pub grids: BTreeMap<String, NamedGridFile>,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NamedGridFile {
     pub columns: u8,
@@ -133,7 +136,7 @@ pub struct NamedGridFile {
     pub diagonals: bool,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GridFile {
     pub columns: u8,
@@ -147,7 +150,7 @@ fn sea() -> String {
     "sea".to_string()
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SpaceFile {
     pub name: String,
@@ -159,13 +162,16 @@ pub struct SpaceFile {
     #[serde(default)]
     pub xy: Option<[f32; 2]>,
     #[serde(default)]
+    #[schemars(with = "BTreeMap<String, crate::kernel::value::Value>")]
     pub attrs: Vars,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ConnectionFile {
+    #[schemars(with = "String")]
     pub from: Ref,
+    #[schemars(with = "String")]
     pub to: Ref,
     #[serde(default = "adjacent")]
     pub kind: String,
@@ -175,7 +181,7 @@ fn adjacent() -> String {
     crate::kernel::board::ADJACENT.to_string()
 }
 
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PiecesFile {
     /// Faces start hidden from the other players.
@@ -192,7 +198,7 @@ pub struct PiecesFile {
     pub setup: Vec<SetupFile>,
 }
 
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct KindFile {
     /// One or two letters for compact boards.
@@ -204,19 +210,23 @@ pub struct KindFile {
     #[serde(default)]
     pub movement: Option<MovementFile>,
     #[serde(default)]
+    #[schemars(with = "BTreeMap<String, crate::kernel::value::Value>")]
     pub attrs: Vars,
     /// How drawings colour pieces of this kind (over their owner's colour).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub colour: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SetupFile {
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub owner: Option<Ref>,
+    #[schemars(with = "String")]
     pub kind: Ref,
     /// A space or a pool name.
+    #[schemars(with = "String")]
     pub at: Ref,
     #[serde(default = "one")]
     pub count: u16,
@@ -228,7 +238,7 @@ fn one() -> u16 {
 
 /// A set of spaces, the same for every player or seen from each player's
 /// side: `ranks: [1]` is the row nearest a player's home edge.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ZoneFile {
     /// How messages name the zone (`the far row`); its id when absent.
@@ -237,10 +247,11 @@ pub struct ZoneFile {
     #[serde(default)]
     pub ranks: Vec<u8>,
     #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     pub spaces: Vec<Ref>,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 pub enum PhaseFile {
     /// Each player in turn order sets up every piece of their reserve, one
@@ -257,6 +268,7 @@ pub enum PhaseFile {
         movement: MovementFile,
         /// The table (under `tables`) of attack results.
         #[serde(default)]
+        #[schemars(with = "Option<String>")]
         combat: Option<Ref>,
         #[serde(default)]
         reveal_on_attack: bool,
@@ -282,7 +294,7 @@ impl PhaseFile {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MovementFile {
     #[serde(default = "one_step")]
@@ -302,7 +314,7 @@ fn one_step() -> u8 {
     1
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum RelDir {
     Forward,
@@ -310,11 +322,12 @@ pub enum RelDir {
     Sideways,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SpecialFile {
     /// The word a player types (`strike d5`).
     pub name: String,
+    #[schemars(with = "String")]
     pub zone: Ref,
     #[serde(default)]
     pub target: Target,
@@ -325,7 +338,7 @@ pub struct SpecialFile {
 }
 
 /// Which spaces of a special's zone may be chosen.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Target {
     #[default]
@@ -335,7 +348,7 @@ pub enum Target {
     Empty,
 }
 
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct VictoryFile {
     /// A player wins when a piece of this kind enters this zone (their own
@@ -345,19 +358,22 @@ pub struct VictoryFile {
     /// A player left without pieces of this kind loses; if nobody has any,
     /// the game is drawn.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub last_with: Option<Ref>,
     #[serde(default)]
     pub repetition: Option<RepetitionFile>,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReachFile {
+    #[schemars(with = "String")]
     pub kind: Ref,
+    #[schemars(with = "String")]
     pub zone: Ref,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RepetitionFile {
     /// The occurrence of a position that ends the game (3: threefold).
@@ -366,7 +382,7 @@ pub struct RepetitionFile {
     pub script: String,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OptionFile {
     pub id: String,

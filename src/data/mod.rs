@@ -4,6 +4,7 @@ pub mod colour;
 pub mod compile;
 pub mod error;
 pub mod game_file;
+pub mod json_schema;
 pub mod locate;
 pub mod overlay;
 pub mod package;

@@ -17,12 +17,13 @@ use crate::data::package::{FILE_LIMIT, Package};
 use crate::data::scenario::merge;
 use crate::files::read_text;
 use crate::untrusted::echo;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value as Json;
 use std::path::Path;
 
 /// An overlay file as written.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OverlayFile {
     pub game: String,
@@ -33,11 +34,12 @@ pub struct OverlayFile {
 }
 
 /// One edit: where, and what to do there.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Change {
     /// Keys from the top of the data, joined by dots
     /// (`tables.arrivals.Huns`); a number picks a list's item (from 0).
+    #[schemars(with = "String")]
     pub path: Ref,
     /// In the list at `path`: the items whose fields have these values
     /// (`{turn: 3}`), or the item at this number.

@@ -6,10 +6,11 @@ use crate::data::game_file::{GameFile, Ref};
 use crate::data::locate::{Outline, place_in};
 use crate::data::overlay::Overlay;
 use crate::untrusted::echo;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScenarioFile {
     pub game: String,
@@ -19,20 +20,24 @@ pub struct ScenarioFile {
     /// Another scenario of the same game (`standard`) whose settings this
     /// one starts from.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub extends: Option<Ref>,
     /// Optional rules switched on; `-id` switches off one that `extends`
     /// switched on.
     #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     pub options: Vec<Ref>,
     #[serde(default)]
     pub seed: Option<u64>,
     /// Changes to game.yaml's data, merged key by key (maps merge, other
     /// values replace), e.g. `pieces: {kinds: {Merchant: {count: 3}}}`.
     #[serde(default)]
+    #[schemars(with = "Option<serde_json::Map<String, Json>>")]
     pub overrides: Option<Outline>,
     /// Balance overlays of the game (names of files in its package's
     /// `overlays/` folder), laid on top of the overrides in this order.
     #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     pub overlays: Vec<Ref>,
 }
 

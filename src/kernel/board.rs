@@ -16,7 +16,7 @@ use std::fmt;
 pub struct SpaceId(pub u16);
 
 /// A compass direction between neighbouring grid cells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Dir {
     North,

@@ -10,7 +10,7 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::rc::Rc;
 
 /// One variable's value: the three types a rule book needs.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum Value {
     Bool(bool),

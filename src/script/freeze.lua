@@ -1,6 +1,6 @@
 -- The freezer: once a package has loaded, what it built becomes read-only,
 -- so no rule keeps state between calls and every game starts from the same
--- script state (DESIGN principle 1; src/script/freeze.rs says why, and
+-- script state (src/script/freeze.rs says why, and
 -- covers the other half: locals of returned functions, in the bytecode).
 --
 -- Two kinds of read-only, because reads must stay fast:

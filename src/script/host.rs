@@ -85,18 +85,7 @@ impl LuaRules {
         for (path, source) in package.lua_files() {
             files.insert(path, source);
         }
-        let sandbox = Sandbox::new(files, limits).map_err(|e| script_error(&package.root, &e))?;
-        let link = Rc::new(Link::new(limits.host_data()));
-        let api = sandbox
-            .call(|lua| {
-                let api = api::register(lua, &link)?;
-                lua.globals().raw_set("rules", lua.create_table()?)?;
-                lua.globals().raw_set("phases", lua.create_table()?)?;
-                Ok(api)
-            })
-            .map_err(|e| {
-                DataError::new(&package.root, format!("cannot set up the Lua API: {e}"))
-            })?;
+        let (sandbox, link, api) = fresh_state(files, limits)?;
         let calls = match counted {
             true => Some(sandbox.call(RuleCalls::new).map_err(|e| {
                 DataError::new(&package.root, format!("cannot set up coverage: {e}"))
@@ -732,6 +721,27 @@ fn choice_list(t: &Table) -> mlua::Result<Vec<String>> {
 
 /// Clears the globals through which a file hands its hooks over, so each
 /// file's are its own and none survives loading.
+/// A package's Lua state before any of its scripts runs: the sandbox
+/// with the API and the package's own tables (`rules`, `phases`). The
+/// static check of scripts reads the globals it holds.
+pub(crate) fn fresh_state(
+    files: PackageFiles,
+    limits: Limits,
+) -> Result<(Sandbox, Rc<Link>, Api), DataErrors> {
+    let root = files.root().to_owned();
+    let sandbox = Sandbox::new(files, limits).map_err(|e| script_error(&root, &e))?;
+    let link = Rc::new(Link::new(limits.host_data()));
+    let api = sandbox
+        .call(|lua| {
+            let api = api::register(lua, &link)?;
+            lua.globals().raw_set("rules", lua.create_table()?)?;
+            lua.globals().raw_set("phases", lua.create_table()?)?;
+            Ok(api)
+        })
+        .map_err(|e| DataError::new(&root, format!("cannot set up the Lua API: {e}")))?;
+    Ok((sandbox, link, api))
+}
+
 fn clear_hooks(globals: &Table) -> mlua::Result<()> {
     globals.raw_set("configure", Value::Nil)?;
     globals.raw_set("prepare", Value::Nil)

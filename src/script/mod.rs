@@ -8,6 +8,7 @@ pub mod error;
 mod freeze;
 pub mod host;
 pub mod limits;
+pub mod lint;
 pub mod package;
 pub mod patterns;
 pub mod sandbox;

@@ -1,11 +1,12 @@
-//! Copies of the stock Mediterranean Convoy package in a temporary folder,
-//! for tests that break or subvert it on purpose.
+//! Copies of a stock package (Mediterranean Convoy unless another is
+//! named) in a temporary folder, for tests that break or subvert it on
+//! purpose.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
 
-/// A copy of `rules/med-convoy` at `<tempdir>/med-convoy`. The folder is
+/// A copy of a stock package at `<tempdir>/<game>`. The folder is
 /// deleted when the returned guard drops.
 pub struct PackageCopy {
     _dir: TempDir,
@@ -14,9 +15,16 @@ pub struct PackageCopy {
 
 impl PackageCopy {
     pub fn new() -> PackageCopy {
+        PackageCopy::of("med-convoy")
+    }
+
+    /// A copy of `rules/<game>` at `<tempdir>/<game>`.
+    pub fn of(game: &str) -> PackageCopy {
         let dir = tempfile::tempdir().expect("a temporary folder");
-        let root = dir.path().join("med-convoy");
-        let stock = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/med-convoy");
+        let root = dir.path().join(game);
+        let stock = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("rules")
+            .join(game);
         copy_tree(&stock, &root);
         PackageCopy { _dir: dir, root }
     }

@@ -256,8 +256,8 @@ unsafe fn set(l: *mut ffi::lua_State, function: &str) {
                 l,
                 format_args!(
                     "bad argument #2 to '{function}' (game variables hold booleans, whole \
-                     numbers and strings, not a {}: keep state in the kernel, DESIGN \
-                     principle 1)",
+                     numbers and strings, not a {}: a game's state is plain data that saves, \
+                     undo and bots copy)",
                     type_name(other)
                 ),
             ),
