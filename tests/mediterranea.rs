@@ -835,12 +835,12 @@ fn the_catalaunian_plains_8_4() {
         m.choices(),
         vec![
             "Gauls",
-            "Huns #1 from Thuringia",
-            "Huns #2 from Thuringia",
-            "Huns #3 from Thuringia"
+            "Huns army 1 from Thuringia",
+            "Huns army 2 from Thuringia",
+            "Huns army 3 from Thuringia"
         ]
     );
-    m.choose("Huns #3 from Thuringia", &[5]);
+    m.choose("Huns army 3 from Thuringia", &[5]);
     // The Gaul may shoot at a Hun or at the eliminated Visigoth: a Hun,
     // killed (4 + 2 for Aetius).
     assert_eq!(m.to_move(), "white");
@@ -848,11 +848,11 @@ fn the_catalaunian_plains_8_4() {
         m.choices(),
         vec![
             "Visigoths",
-            "Huns #1 from Thuringia",
-            "Huns #2 from Thuringia"
+            "Huns army 1 from Thuringia",
+            "Huns army 2 from Thuringia"
         ]
     );
-    m.choose("Huns #1 from Thuringia", &[4]);
+    m.choose("Huns army 1 from Thuringia", &[4]);
     assert_eq!(m.count("Huns", "Austrasia"), 1);
     // The Huns killed the Visigoths' last army: the kill award (1).
     assert_eq!(m.vp("yellow"), 1);
@@ -908,7 +908,7 @@ fn constantinople_protects_byzantines_8_2_3_3() {
         "yellow",
         &[("area", "Constantinople"), ("nation", "Bulgars")],
     );
-    m.choose("Byzantines #1", &[5, 1, 5]);
+    m.choose("Byzantines army 1", &[5, 1, 5]);
     assert_eq!(
         m.count("Byzantines", "Constantinople"),
         2,
@@ -961,9 +961,12 @@ fn raiders_who_wiped_out_the_defender_choose_army_by_army_8_2_4() {
     assert_eq!(m.to_move(), "white");
     assert_eq!(
         m.choices(),
-        vec!["Norsemen #1 from North Sea", "Norsemen #2 from Saxony"]
+        vec![
+            "Norsemen army 1 from North Sea",
+            "Norsemen army 2 from Saxony"
+        ]
     );
-    m.choose("Norsemen #2 from Saxony", &[1]);
+    m.choose("Norsemen army 2 from Saxony", &[1]);
     // The combat is over; each raider may go home or stay, one at a time.
     assert_eq!(m.to_move(), "orange");
     assert_eq!(
@@ -1141,7 +1144,11 @@ fn p_leaders_serve_both_pulses_of_a_double_move_5_2_5_7() {
         "{:?}",
         m.choices()
     );
-    assert_eq!(m.count("Alaric", "Epirus"), 1, "Alaric serves the 2nd pulse");
+    assert_eq!(
+        m.count("Alaric", "Epirus"),
+        1,
+        "Alaric serves the 2nd pulse"
+    );
     m.choose("end movement", &[]);
     // After the second pulse he leaves for good.
     assert_eq!(m.on_map("Alaric"), 0);
@@ -1266,9 +1273,9 @@ fn the_shooter_picks_the_army_it_eliminates_8_2_3() {
         "orange",
         &[("area", "Neustria"), ("nation", "Visigoths")],
     );
-    assert_eq!(m.choices(), vec!["Gauls #1", "Gauls #2"]);
+    assert_eq!(m.choices(), vec!["Gauls army 1", "Gauls army 2"]);
     // A kill; both Gauls still fire (the dead one too), and miss.
-    m.choose("Gauls #1", &[6, 1, 1]);
+    m.choose("Gauls army 1", &[6, 1, 1]);
     assert_eq!(m.state.piece(gauls[0]).loc, Location::Pool(RESERVE));
     assert_eq!(m.state.piece(gauls[1]).loc, m.area("Neustria"));
 }

@@ -100,7 +100,7 @@ local function contains(text, item)
 end
 
 -- The name of a target army in a choice: its nation alone when it is the
--- nation's only army here; else "NATION #K", the K-th of the nation's
+-- nation's only army here; else "NATION army K", the K-th of the nation's
 -- armies here to have entered, with " from AREA" for an army that moved in
 -- this phase (the area it would retreat to [8.3.5]). Which army falls
 -- matters: entry order is firing order in later rounds [8.2.3].
@@ -108,7 +108,7 @@ local function army_label(nation, rank, count, id)
   if count == 1 then
     return nation
   end
-  local label = nation .. " #" .. rank
+  local label = nation .. " army " .. rank
   local last = armies.moved(id) and armies.came_from(id)
   return last and label .. " from " .. last or label
 end
