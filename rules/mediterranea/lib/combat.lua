@@ -351,7 +351,7 @@ function M.battle_run(frame)
       local order = split(ctx.retreaters)
       while ctx.who <= #order do
         local nation = order[ctx.who]
-        local legal = #armies.at(nation, area) > 0 and retreat.areas(nation, area, mover, false) or {}
+        local legal = #armies.at(nation, area) > 0 and retreat.areas(nation, area, mover) or {}
         if #legal > 0 then
           local choices = {}
           for i, to in ipairs(legal) do

@@ -34,19 +34,18 @@ local function defender_areas(nation, area, into)
 end
 
 -- [8.3] The legal retreat areas of a nation in a combat: an area legal for
--- any of its armies is legal for all. `raid`: the raider retreat [8.3.4].
-function M.areas(nation, area, mover, raid)
+-- any of its armies is legal for all. (Raiders going home: `raid_homes`.)
+function M.areas(nation, area, mover)
   local legal = {}
   for _, id in ipairs(armies.at(nation, area)) do
-    local began = armies.began_in(id)
-    if nation == mover and began ~= area then
-      -- [8.3.4] raiders go back where they began; [8.3.5] attackers to the
-      -- area they entered last before the combat.
-      local to = raid and began or armies.came_from(id)
+    if nation == mover and armies.began_in(id) ~= area then
+      -- [8.3.5] Attackers go to the area they entered last before the
+      -- combat.
+      local to = armies.came_from(id)
       if to and may_retreat_to(nation, to) then
         legal[to] = true
       end
-    elseif not raid then
+    else
       defender_areas(nation, area, legal)
     end
   end
