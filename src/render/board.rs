@@ -35,8 +35,7 @@ fn name_lines(name: &str) -> Vec<String> {
     match name
         .match_indices(' ')
         .map(|(at, _)| at)
-        .filter(|&at| fits(&name[..at]))
-        .last()
+        .rfind(|&at| fits(&name[..at]))
     {
         Some(at) => vec![name[..at].to_string(), shown(&name[at + 1..], NAME_CHARS)],
         None => vec![shown(name, NAME_CHARS)],
