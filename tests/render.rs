@@ -179,6 +179,65 @@ fn mediterranea_draws_every_area_every_army_and_the_turn_and_points() {
     }
 }
 
+/// The rectangle of a space's box: its first `rect`.
+fn box_of(space: &Element) -> [f32; 4] {
+    let rect = space
+        .children
+        .iter()
+        .find(|c| c.name == "rect")
+        .expect("a box");
+    let n = |k: &str| rect.attr(k).unwrap().parse::<f32>().unwrap();
+    [n("x"), n("y"), n("width"), n("height")]
+}
+
+/// Whether a line passes through the inside of a box (sampled along it).
+fn crosses(line: &Element, [x, y, w, h]: [f32; 4]) -> bool {
+    let n = |k: &str| line.attr(k).unwrap().parse::<f32>().unwrap();
+    let (x1, y1, x2, y2) = (n("x1"), n("y1"), n("x2"), n("y2"));
+    (1..100).any(|i| {
+        let t = i as f32 / 100.0;
+        let (px, py) = (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t);
+        px > x && px < x + w && py > y && py < y + h
+    })
+}
+
+#[test]
+fn mediterranea_shows_whole_names_and_straits_clear_of_land() {
+    let med = loaded("mediterranea");
+    let state = med.engine.new_game(1).unwrap();
+    let (tree, _) = drawn(&med, &state, Viewer::Public);
+    let shown = spaces(&tree);
+    // A name longer than a line takes two: none is cut.
+    for (name, space) in &shown {
+        let lines: Vec<String> = space
+            .with_class("space-name")
+            .iter()
+            .map(|t| t.all_text())
+            .collect();
+        assert_eq!(&lines.join(" "), name, "{name} as drawn: {lines:?}");
+    }
+    // A strait's line crosses no land box but (the Bosporus) its guard's.
+    for line in tree.with_class("edge") {
+        let kind = line.attr("data-kind").unwrap();
+        if !kind.ends_with("strait") {
+            continue;
+        }
+        let ends = [
+            line.attr("data-from").unwrap(),
+            line.attr("data-to").unwrap(),
+        ];
+        for (name, space) in &shown {
+            let land = space.attr("data-kind") == Some("land");
+            if land && !ends.contains(&name.as_str()) && name != "Constantinople" {
+                assert!(
+                    !crosses(line, box_of(space)),
+                    "the {kind} {ends:?} crosses {name}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn a_named_grid_is_drawn_as_a_second_board_of_cells() {
     let fleet = loaded("treasure-fleet");

@@ -15,11 +15,31 @@ use std::collections::HashSet;
 /// `data-*` attribute).
 const NAME_CHARS: usize = 24;
 
-/// How many lines of pieces (and of neighbours, for a space off the map)
-/// a space's box holds.
+/// How many lines a space's box holds under its name's first line: the
+/// rest of its name, its pieces and (for a space off the map) its
+/// neighbours.
 pub fn lines_in_box(game: &Game, groups: &Groups, id: SpaceId) -> usize {
     let off_map_neighbours = off_map(&game.board, id) && !game.board.edges(id).is_empty();
-    groups.at(Location::Space(id)).len() + usize::from(off_map_neighbours)
+    let name_lines = name_lines(game.board.name(id)).len();
+    name_lines - 1 + groups.at(Location::Space(id)).len() + usize::from(off_map_neighbours)
+}
+
+/// A space's name as its box shows it: one line, or, when it is longer
+/// than a line holds ("Central Mediterranean Sea"), two, broken at the
+/// last space that lets the first fit; a word too long for a line is cut.
+fn name_lines(name: &str) -> Vec<String> {
+    if name.chars().count() <= NAME_CHARS {
+        return vec![name.to_string()];
+    }
+    let fits = |part: &str| part.chars().count() <= NAME_CHARS;
+    match name
+        .match_indices(' ')
+        .map(|(at, _)| at)
+        .rfind(|&at| fits(&name[..at]))
+    {
+        Some(at) => vec![name[..at].to_string(), shown(&name[at + 1..], NAME_CHARS)],
+        None => vec![shown(name, NAME_CHARS)],
+    }
 }
 
 pub fn draw_board(svg: &mut Svg, game: &Game, groups: &Groups, layout: &Layout) {
@@ -189,18 +209,22 @@ fn space(svg: &mut Svg, game: &Game, groups: &Groups, layout: &Layout, id: Space
     } else {
         ("#000000", "bold")
     };
-    svg.text(
-        "text",
-        &[
-            ("class", "space-name".into()),
-            ("x", (r.x + 4.0).into()),
-            ("y", (r.y + LINE).into()),
-            ("fill", name_fill.into()),
-            ("font-weight", weight.into()),
-        ],
-        &shown(&sp.name, NAME_CHARS),
-    );
-    let mut y = r.y + LINE + 4.0;
+    let mut y = r.y;
+    for line in name_lines(&sp.name) {
+        y += LINE;
+        svg.text(
+            "text",
+            &[
+                ("class", "space-name".into()),
+                ("x", (r.x + 4.0).into()),
+                ("y", y.into()),
+                ("fill", name_fill.into()),
+                ("font-weight", weight.into()),
+            ],
+            &line,
+        );
+    }
+    y += 4.0;
     for (i, g) in groups.at(Location::Space(id)).iter().enumerate() {
         let token = Rect {
             x: r.x + 4.0,

@@ -42,16 +42,6 @@ function M.at(nation, area)
   return out
 end
 
--- Whether the nation has an army in an area.
-function M.has_army(nation, area)
-  for _, id in ipairs(pieces_at(area)) do
-    if kind_of(id) == nation then
-      return true
-    end
-  end
-  return false
-end
-
 -- Every army of the nation on the map.
 function M.on_map(nation)
   return list { kind = nation, on_board = true }

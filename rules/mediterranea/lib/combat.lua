@@ -99,21 +99,47 @@ local function contains(text, item)
   return text ~= nil and string.find("|" .. text .. "|", "|" .. item .. "|", 1, true) ~= nil
 end
 
--- [8.2.3] Whom an army of `shooter` may shoot at: any other nation still
--- with armies here, or one whose armies were all eliminated this round by
--- nations other than the shooter's.
+-- The name of a target army in a choice: its nation alone when it is the
+-- nation's only army here; else "NATION army K", the K-th of the nation's
+-- armies here to have entered, with " from AREA" for an army that moved in
+-- this phase (the area it would retreat to [8.3.5]). Which army falls
+-- matters: entry order is firing order in later rounds [8.2.3].
+local function army_label(nation, rank, count, id)
+  if count == 1 then
+    return nation
+  end
+  local label = nation .. " army " .. rank
+  local last = armies.moved(id) and armies.came_from(id)
+  return last and label .. " from " .. last or label
+end
+
+-- [8.2.3] Whom an army of `shooter` may shoot at, as choices: each army of
+-- another nation here (the shooter chooses which is eliminated), or a
+-- nation whose armies were all eliminated this round by nations other than
+-- the shooter's (for the kill points alone). Returns the labels and, for
+-- each, its nation and army (nil for a nation with no army left).
 function M.targets(ctx, shooter)
-  local out = {}
+  local labels, aims = {}, {}
   for _, nation in ipairs(split(ctx.present)) do
     if nation ~= shooter then
-      local alive = armies.has_army(nation, ctx.area)
-      local killers = ctx["killers:" .. nation]
-      if alive or (killers and not contains(killers, shooter)) then
-        out[#out + 1] = nation
+      local live = armies.at(nation, ctx.area)
+      if #live > 0 then
+        table.sort(live, function(a, b) return armies.seq(a) < armies.seq(b) end)
+        for rank, id in ipairs(live) do
+          local label = army_label(nation, rank, #live, id)
+          labels[#labels + 1] = label
+          aims[label] = { nation = nation, id = id }
+        end
+      else
+        local killers = ctx["killers:" .. nation]
+        if killers and not contains(killers, shooter) then
+          labels[#labels + 1] = nation
+          aims[nation] = { nation = nation }
+        end
       end
     end
   end
-  return out
+  return labels, aims
 end
 
 -- [8.2.3.1]-[8.2.3.3] The modifier of a shot.
@@ -137,10 +163,11 @@ function M.modifier(shooter, target, area, mover)
   return modifier
 end
 
--- [8.2.3] One shot of an army of `shooter` at `target`: on a hit, an army
--- of the target is eliminated (back to its counter box), or, when its
--- armies are all gone already, the hit only counts for kill points.
-function M.shoot(ctx, shooter, target)
+-- [8.2.3] One shot of an army of `shooter` at the army `victim` of the
+-- nation `target`: on a hit, that army is eliminated (back to its counter
+-- box); with no victim (the nation's armies here are all gone already) the
+-- hit only counts for kill points.
+function M.shoot(ctx, shooter, target, victim)
   local c = tables.combat
   local roll = dice.roll(c.die, shooter .. " shoots at " .. target)
   local modifier = M.modifier(shooter, target, ctx.area, ctx.nation)
@@ -151,15 +178,7 @@ function M.shoot(ctx, shooter, target)
   if not hit then
     return
   end
-  local live = armies.at(target, ctx.area)
-  if #live > 0 then
-    local victim, latest = live[1], -1
-    for _, id in ipairs(live) do
-      local seq = armies.seq(id)
-      if seq > latest then
-        victim, latest = id, seq
-      end
-    end
+  if victim then
     pieces.move(victim, "reserve")
     local killers = ctx["killers:" .. target]
     if not contains(killers, shooter) then
@@ -214,6 +233,8 @@ end
 local ROUND, COEXIST_MOVER, COEXIST_OTHER, SHOOT, AFTER, RETREAT, RAID_CHOICE =
   "round", "coexist mover", "coexist other", "shoot", "after", "retreat", "raid choice"
 
+local RAID_HOME = "raid home to "
+
 local function finish(ctx)
   set("fought:" .. ctx.area, armies.pulse())
   return nil
@@ -242,11 +263,18 @@ function M.battle_run(frame)
     if stage == ROUND then
       local present, count = armies.nations_at(area)
       if #present <= 1 or count[mover] == nil then
-        -- [8.2.4] The combat is over; surviving raiders may still go home.
-        if count[mover] and raiders(ctx) and #retreat.areas(mover, area, mover, true) > 0 then
+        -- [8.2.4] The combat is over; each surviving raider may still go
+        -- home, one army at a time ("raid home to AREA"), or the rest stay.
+        local homes = count[mover] and raiders(ctx) and retreat.raid_homes(mover, area) or {}
+        if #homes > 0 then
           ctx.stage = RAID_CHOICE
           frame.player = nations.faction(mover)
-          return { "raid home", "stay" }
+          local choices = {}
+          for i, home in ipairs(homes) do
+            choices[i] = RAID_HOME .. home
+          end
+          choices[#choices + 1] = "stay"
+          return choices
         end
         return finish(ctx)
       end
@@ -281,14 +309,15 @@ function M.battle_run(frame)
       while ctx.shot < #order do
         local id = tonumber(order[ctx.shot + 1])
         local shooter = pieces.kind(id)
-        local targets = M.targets(ctx, shooter)
+        local targets, aims = M.targets(ctx, shooter)
         if #targets > 1 then
           frame.player = nations.faction(shooter)
           return targets
         end
         ctx.shot = ctx.shot + 1
         if #targets == 1 then
-          M.shoot(ctx, shooter, targets[1])
+          local aim = aims[targets[1]]
+          M.shoot(ctx, shooter, aim.nation, aim.id)
         end
       end
       end_of_round(ctx)
@@ -322,7 +351,7 @@ function M.battle_run(frame)
       local order = split(ctx.retreaters)
       while ctx.who <= #order do
         local nation = order[ctx.who]
-        local legal = #armies.at(nation, area) > 0 and retreat.areas(nation, area, mover, false) or {}
+        local legal = #armies.at(nation, area) > 0 and retreat.areas(nation, area, mover) or {}
         if #legal > 0 then
           local choices = {}
           for i, to in ipairs(legal) do
@@ -362,13 +391,20 @@ function M.battle_choose(frame, choice)
     end
   elseif stage == SHOOT then
     local id = tonumber(split(ctx.order)[ctx.shot + 1])
+    local shooter = pieces.kind(id)
+    local _, aims = M.targets(ctx, shooter)
+    local aim = aims[choice]
     ctx.shot = ctx.shot + 1
-    M.shoot(ctx, pieces.kind(id), choice)
+    M.shoot(ctx, shooter, aim.nation, aim.id)
   elseif stage == RAID_CHOICE then
-    if choice == "raid home" then
-      retreat.raid_home(ctx.nation, ctx.area)
+    if choice == "stay" then
+      ctx.stage = "over"
+    else
+      retreat.raid_one(ctx.nation, ctx.area, choice:sub(#RAID_HOME + 1))
+      -- Asked again for the raiders left (the round stage finds the
+      -- combat over).
+      ctx.stage = ROUND
     end
-    ctx.stage = "over"
   elseif stage == RETREAT then
     local nation = split(ctx.retreaters)[ctx.who]
     if choice == "hold" then

@@ -1,8 +1,9 @@
 -- [7] Movement: the moving nation's armies move one at a time, each once a
 -- movement phase, with three movement points. A move is two decisions:
--- the area an army leaves, then its destination. An army takes the way
--- that leaves it the most points; the area it enters last on that way is
--- where it would retreat to as an attacker [8.3.5].
+-- the area an army leaves, then its destination and, when it may come by
+-- more than one way, the area it enters just before it ("AREA > AREA via
+-- AREA"): that area is where it would retreat to as an attacker [8.3.5],
+-- the only part of a route the rules remember.
 local ipairs = ipairs
 local nations = require("lib.nations")
 local armies = require("lib.armies")
@@ -14,6 +15,7 @@ local M = {}
 
 M.END = "end movement"
 M.HOLDS = " holds"
+M.VIA = " via "
 
 -- What the cost rules read, taken when an army begins to move [7.2.1.1]:
 -- the movement chart, the armies in each area (counted when first needed,
@@ -79,27 +81,25 @@ local function cost(s, edge, left)
       end
     end
     return s.costs.sea
-  elseif to_kind == "external" then
+  elseif to_kind == "external" and not nations.receives_in(s.nation, s.next_turn, to) then
     -- [7.2.3] Only where the nation receives reinforcements next turn.
-    if not nations.receives_in(s.nation, s.next_turn, to) then
-      return nil
-    end
-    return left
+    return nil
   end
   if kind == "arrow" and not s.ships then
-    -- [7.2.1.3] Without ships a crossing arrow costs three points.
+    -- [7.2.1.3] Without ships a crossing arrow costs three points, into an
+    -- external area as into a land area.
     return s.costs.arrow_without_ships
+  elseif to_kind == "external" then
+    -- [7.2.3.1] Every point left.
+    return left
   end
   return land_cost(s, to, left)
 end
 
--- Every area an army may reach from `origin`, each with the area it
--- enters just before it on the way that leaves it the most points (the
--- first such way in board order): where it would retreat to as an
--- attacker [8.3.5].
-function M.reach(s, origin)
-  local points = s.costs.points
-  local best, before = { [origin] = points }, {}
+-- The most points an army can have left in each area it may reach from
+-- `origin` (0 where entering the area took all it had left).
+local function points_left(s, origin)
+  local best = { [origin] = s.costs.points }
   local queue, head = { origin }, 1
   while queue[head] do
     local area = queue[head]
@@ -110,14 +110,39 @@ function M.reach(s, origin)
       local to = edge.to
       if c and c <= left and (best[to] == nil or best[to] < left - c) then
         best[to] = left - c
-        before[to] = area
         if left - c > 0 then
           queue[#queue + 1] = to
         end
       end
     end
   end
-  before[origin] = nil
+  return best
+end
+
+-- Every area an army may reach from `origin`, each with the areas it may
+-- enter just before it (in board order): an area it can reach with points
+-- to spare and leave for the destination. That area is where the army
+-- would retreat to as an attacker [8.3.5], so the player chooses it.
+function M.reach(s, origin)
+  local best = points_left(s, origin)
+  local before = {}
+  for _, area in ipairs(map.areas) do
+    local left = best[area]
+    if left and left > 0 then
+      for _, edge in ipairs(map.edges(area)) do
+        local to = edge.to
+        local c = to ~= origin and cost(s, edge, left)
+        if c and c <= left then
+          local list = before[to]
+          if list == nil then
+            list = {}
+            before[to] = list
+          end
+          list[#list + 1] = area
+        end
+      end
+    end
+  end
   return before
 end
 
@@ -146,6 +171,15 @@ local function movers(nation)
     end
   end
   return map.sort(areas)
+end
+
+-- Whether an army entering `to` may have to fight there: a land area
+-- holding another nation's armies. Only the moving nation moves in its
+-- phase, so elsewhere no combat can follow and the way taken (where an
+-- attacker retreats to [8.3.5]) does not matter: no " via" choice.
+local function combat_ahead(s, to)
+  local own, total = s.count(to)
+  return map.is_land(to) and total > own
 end
 
 -- Whether an army in the area has anywhere to go (one edge it may cross).
@@ -178,14 +212,19 @@ function M.run(frame)
     local before = M.reach(s, from)
     local choices, ways = {}, { "" }
     for _, to in ipairs(map.areas) do
-      local p = before[to]
-      if p then
+      local list = before[to]
+      if list and (#list == 1 or not combat_ahead(s, to)) then
         choices[#choices + 1] = from .. " > " .. to
-        ways[#ways + 1] = to .. "<" .. p
+        ways[#ways + 1] = to .. "<" .. list[1]
+      elseif list then
+        for _, p in ipairs(list) do
+          choices[#choices + 1] = from .. " > " .. to .. M.VIA .. p
+        end
       end
     end
     choices[#choices + 1] = from .. M.HOLDS
-    -- The area entered last on each way, for the move chosen.
+    -- The area entered last on the only way to each destination that has
+    -- one, for the move chosen.
     ways[#ways + 1] = ""
     ctx.ways = table.concat(ways, "|")
     return choices
@@ -246,9 +285,12 @@ function M.choose(frame, choice)
     pieces.set_attr(id, "moved", armies.pulse())
     return
   end
-  local from, to = choice:match("^(.-) > (.-)$")
-  local at = string.find(ways, "|" .. to .. "<", 1, true) + #to + 2
-  local before = string.sub(ways, at, string.find(ways, "|", at, true) - 1)
+  local from, to, before = choice:match("^(.-) > (.-)" .. M.VIA .. "(.-)$")
+  if from == nil then
+    from, to = choice:match("^(.-) > (.-)$")
+    local at = string.find(ways, "|" .. to .. "<", 1, true) + #to + 2
+    before = string.sub(ways, at, string.find(ways, "|", at, true) - 1)
+  end
   if game.narrating() then
     game.logf("%s army: %s > %s.", nation, from, to)
   end

@@ -64,7 +64,34 @@ local function tasks(nation, turn, pulse, population_first)
   if population and not population_first then
     first[#first + 1] = population
   end
-  return first, #arrivals > 0
+  return first, arrivals
+end
+
+-- [6.1] Whether the order of arrivals and population increase can change
+-- anything: both may bring armies. Points enough for an army now, or
+-- arrivals that could reach them: each arriving army can add at most one
+-- area held alone, among the arrival areas the chart's precedence leaves
+-- that the nation does not hold yet.
+local function order_matters(nation, arrivals)
+  if #arrivals == 0 then
+    return false
+  end
+  local half = chart_half(nation)
+  local points = M.points(nation)
+  if points >= half.per_army then
+    return true
+  end
+  local new, seen, arriving = 0, {}, 0
+  for _, task in ipairs(arrivals) do
+    arriving = arriving + task.entry.armies
+    for _, area in ipairs(precedence.best(nations.arrival_areas(task.entry), task.entry.prefer, nation)) do
+      if not seen[area] and #armies.at(nation, area) == 0 then
+        seen[area] = true
+        new = new + 1
+      end
+    end
+  end
+  return points + min(new, arriving) * half.alone >= half.per_army
 end
 
 -- How many armies a task moves, when it starts.
@@ -145,10 +172,10 @@ function M.run(frame)
   local ctx = frame.ctx
   local nation, pulse, turn = ctx.nation, ctx.pulse, get("turn")
   if ctx.order == nil then
-    local _, has_arrivals = tasks(nation, turn, pulse, false)
+    local _, arrivals = tasks(nation, turn, pulse, false)
     ctx.order = "arrivals"
-    -- [6.1] The faction chooses the order when both would bring armies.
-    if has_arrivals and pulse == 1 and M.points(nation) >= chart_half(nation).per_army then
+    -- [6.1] The faction chooses the order when both may bring armies.
+    if pulse == 1 and order_matters(nation, arrivals) then
       return { "arrivals first", "population increase first" }
     end
   end

@@ -34,19 +34,18 @@ local function defender_areas(nation, area, into)
 end
 
 -- [8.3] The legal retreat areas of a nation in a combat: an area legal for
--- any of its armies is legal for all. `raid`: the raider retreat [8.3.4].
-function M.areas(nation, area, mover, raid)
+-- any of its armies is legal for all. (Raiders going home: `raid_homes`.)
+function M.areas(nation, area, mover)
   local legal = {}
   for _, id in ipairs(armies.at(nation, area)) do
-    local began = armies.began_in(id)
-    if nation == mover and began ~= area then
-      -- [8.3.4] raiders go back where they began; [8.3.5] attackers to the
-      -- area they entered last before the combat.
-      local to = raid and began or armies.came_from(id)
+    if nation == mover and armies.began_in(id) ~= area then
+      -- [8.3.5] Attackers go to the area they entered last before the
+      -- combat.
+      local to = armies.came_from(id)
       if to and may_retreat_to(nation, to) then
         legal[to] = true
       end
-    elseif not raid then
+    else
       defender_areas(nation, area, legal)
     end
   end
@@ -74,19 +73,45 @@ function M.one(nation, area, to)
   return id
 end
 
--- [8.2.5] Raider retreat: surviving attackers go back where they began
--- their movement (where that is legal), marked as raiders [9.3].
-function M.raid_home(mover, area)
+-- [8.3.4] The areas the mover's raiders in an area may go home to: where
+-- each began its movement, when that is a legal retreat (board order).
+function M.raid_homes(mover, area)
+  local seen, out = {}, {}
   for _, id in ipairs(armies.at(mover, area)) do
     local began = armies.began_in(id)
-    if began ~= area and may_retreat_to(mover, began) then
+    if began ~= area and not seen[began] and may_retreat_to(mover, began) then
+      seen[began] = true
+      out[#out + 1] = began
+    end
+  end
+  return map.sort(out)
+end
+
+-- One raider goes home to `home`, where it began its movement, marked as
+-- having raided [9.3]; the last army of the mover here takes its leaders.
+function M.raid_one(mover, area, home)
+  for _, id in ipairs(armies.at(mover, area)) do
+    if armies.began_in(id) == home then
       if #armies.at(mover, area) == 1 then
         for _, leader in ipairs(armies.leaders_at(mover, area)) do
-          pieces.move(leader, began)
+          pieces.move(leader, home)
         end
       end
-      armies.enter(id, began)
+      armies.enter(id, home)
       armies.mark_raid(id)
+      return
+    end
+  end
+end
+
+-- [8.2.5] Raider retreat after a round: every surviving attacker that can
+-- legally go back where it began its movement does.
+function M.raid_home(mover, area)
+  for _, home in ipairs(M.raid_homes(mover, area)) do
+    for _, id in ipairs(armies.at(mover, area)) do
+      if armies.began_in(id) == home then
+        M.raid_one(mover, area, home)
+      end
     end
   end
 end

@@ -141,8 +141,12 @@ function M.nation_turn(frame)
         set("status:" .. nation, status)
       end
     end
-    -- [5.2] Leader removal.
-    remove_leaders(nation, false)
+    -- [5.2] Leader removal, at the start of the nation-turn only: the
+    -- leaders [5.7] spares after the first pulse of a double move serve in
+    -- the second (that is why [5.7] spares them).
+    if pulse == 1 then
+      remove_leaders(nation, false)
+    end
     -- [5.3] Reinforcement.
     frame.step = MOVE
     game.push_phase("reinforcement", frame.player, { nation = nation, pulse = pulse })
@@ -150,6 +154,10 @@ function M.nation_turn(frame)
   elseif step == MOVE then
     -- [5.4] Movement.
     vars.add("pulse", 1)
+    -- [10.4] A faction takes part in the game once one of its nations has
+    -- an army on the map in its own nation-turn; one that never does may
+    -- not win (lib/victory.lua).
+    victory.mark_played(nation)
     frame.step = LEADERS
     game.push_phase("movement", frame.player, { nation = nation })
     return true

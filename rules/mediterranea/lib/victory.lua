@@ -80,17 +80,36 @@ function M.net(player)
   return (get_player(player, "vp") or 0) - (tables.scenario.targets[player] or 0)
 end
 
--- [3.3], [10.4] The end of the scenario: the largest net score wins; a tie
--- for the lead is a draw.
+-- Marks the nation's faction as taking part in the game when the nation
+-- has an army on the map (called in each of its nation-turns).
+function M.mark_played(nation)
+  local key = "played:" .. nations.faction(nation)
+  if not get(key) and #armies.on_map(nation) > 0 then
+    vars.set(key, true)
+  end
+end
+
+-- Whether a faction took part: one of its nations had an army on the map
+-- in its own nation-turn.
+function M.played(player)
+  return get("played:" .. player) == true
+end
+
+-- [3.3], [10.4] The end of the scenario: the largest net score among the
+-- factions that took part wins (a faction none of whose nations ever had
+-- an army on the map never played, so it cannot win, whatever its target);
+-- a tie for the lead is a draw.
 function M.finish()
   local scores, best, winner = {}, nil, nil
   for _, player in ipairs(game.players()) do
     local net = M.net(player)
     scores[player] = net
-    if best == nil or net > best then
-      best, winner = net, player
-    elseif net == best then
-      winner = nil
+    if M.played(player) then
+      if best == nil or net > best then
+        best, winner = net, player
+      elseif net == best then
+        winner = nil
+      end
     end
   end
   game.finish {
