@@ -278,6 +278,11 @@ function game.players() end
 ---@return portolan.player
 function game.first_player() end
 
+---Makes `player` the first player, for a game that throws for it during
+---play (after a secret set-up, say); seat-order statistics follow it.
+---@param player portolan.player
+function game.set_first_player(player) end
+
 ---The next player in seating order.
 ---@param player portolan.player
 ---@return portolan.player

@@ -69,7 +69,7 @@ pub struct GameFile {
 /// search bot is refused before a game starts, not on the turn a secret
 /// happens to be written (where the refusal itself would tell the bot
 /// which way the secret went).
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SecretsFile {
     /// Player variables each player keeps to itself.
@@ -78,6 +78,7 @@ pub struct SecretsFile {
     /// Phases whose frames may be pushed with a context some players
     /// cannot see (`game.push_phase(..., { seen_by = ... })`).
     #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     pub frame_contexts: Vec<Ref>,
     /// Whether scripts change hidden pieces' kinds (or owners, or create
     /// hidden pieces) out of some player's sight.
