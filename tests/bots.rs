@@ -256,8 +256,8 @@ fn bad_specs_are_refused_with_the_valid_forms() {
     assert!(e.contains("ismcts:2000") && e.contains("greedy"), "{e}");
 }
 
-#[test]
-fn the_repl_seats_bots_by_spec() {
+/// What the REPL prints for Convoy (seed 3) given `commands` on a pipe.
+fn convoy_at_the_repl(commands: &[u8]) -> String {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_portolan"))
         .args(["play", "med-convoy", "--seed", "3"])
         .env("NO_COLOR", "1")
@@ -266,15 +266,16 @@ fn the_repl_seats_bots_by_spec() {
         .spawn()
         .and_then(|mut child| {
             use std::io::Write;
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(b"seat red minimax\nseat red ismcts:30\nseat blue greedy\n")?;
+            child.stdin.take().unwrap().write_all(commands)?;
             child.wait_with_output()
         })
         .expect("the binary runs");
-    let text = String::from_utf8_lossy(&out.stdout);
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn the_repl_seats_bots_by_spec() {
+    let text = convoy_at_the_repl(b"seat red minimax\nseat red ismcts:30\nseat blue greedy\n");
     assert!(text.contains("bad bot 'minimax': no such bot"), "{text}");
     assert!(text.contains("seats: blue human, red ismcts:30"), "{text}");
     assert!(
@@ -290,23 +291,7 @@ fn the_repl_seats_bots_by_spec() {
 /// At the REPL a search named without a budget thinks a bounded time.
 #[test]
 fn a_search_seated_without_a_budget_thinks_a_second_at_the_repl() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_portolan"))
-        .args(["play", "med-convoy", "--seed", "3"])
-        .env("NO_COLOR", "1")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(b"seat red ismcts\n")?;
-            child.wait_with_output()
-        })
-        .expect("the binary runs");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = convoy_at_the_repl(b"seat red ismcts\n");
     assert!(text.contains("seats: blue human, red ismcts:1s"), "{text}");
 }
 
