@@ -380,7 +380,7 @@ function rules.score(itemized)
     end
   end
   for _, type in ipairs(convoy.types) do
-    local penalty = t.all_lost[type]
+    local penalty = rawget(t.all_lost, type)
     local sailed = var[convoy.name.sailed[type]]
     if penalty and sailed > 0 and var[LOST[type]] == sailed then
       total = total + penalty

@@ -223,6 +223,7 @@ impl LuaRules {
             .call(|lua| {
                 let options = SerializeOptions::new().set_array_metatable(false);
                 let tables = lua.to_value_with(&game.tables, options)?;
+                super::strict_tables::guard(lua, &tables, &game.tables, yaml)?;
                 lua.globals().raw_set("tables", &tables)?;
                 row_keys(lua, game, &tables)
             })

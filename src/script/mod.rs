@@ -12,3 +12,4 @@ pub mod lint;
 pub mod package;
 pub mod patterns;
 pub mod sandbox;
+mod strict_tables;

@@ -71,7 +71,7 @@ function M.prepare()
     accepted[s] = true
   end
   for _, nation in ipairs(M.order) do
-    for _, entry in ipairs(tables.arrivals[nation] or {}) do
+    for _, entry in ipairs(rawget(tables.arrivals, nation) or {}) do
       if M.available(entry) then
         for _, turn in ipairs(entry.turns or { entry.turn }) do
           local list = chart[nation][turn] or {}

@@ -44,7 +44,7 @@ function M.territory(turn)
   local last = tables.scenario.last_turn
   local counts = armies.census()
   for _, player in ipairs(game.players()) do
-    for _, award in ipairs(tables.victory[player] or {}) do
+    for _, award in ipairs(rawget(tables.victory, player) or {}) do
       if award.areas and due(award, turn, last) then
         local nation, total = award.nation, 0
         for _, area in ipairs(map.areas) do
@@ -67,7 +67,7 @@ end
 -- The kill award of [8.2.8]: what the shooting nation's card gives for an
 -- army of the victim nation.
 function M.kill_value(shooter, victim)
-  for _, award in ipairs(tables.victory[nations.faction(shooter)] or {}) do
+  for _, award in ipairs(rawget(tables.victory, nations.faction(shooter)) or {}) do
     if award.nation == shooter and award.kills then
       return award.kills[victim] or 0
     end
@@ -77,7 +77,7 @@ end
 
 -- [10.3] A faction's net victory score: its points less its target.
 function M.net(player)
-  return (get_player(player, "vp") or 0) - (tables.scenario.targets[player] or 0)
+  return (get_player(player, "vp") or 0) - (rawget(tables.scenario.targets, player) or 0)
 end
 
 -- Marks the nation's faction as taking part in the game when the nation

@@ -69,7 +69,7 @@ end
 
 -- A box's name for people: "f4 (Pais de los Muertos)".
 function M.place(box)
-  local name = tables.places[box]
+  local name = rawget(tables.places, box)
   return name and (box .. " (" .. name .. ")") or box
 end
 
