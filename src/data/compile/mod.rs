@@ -125,7 +125,7 @@ impl Compiler<'_> {
             if file.public_player_vars.contains(name) {
                 self.err_at(
                     "secrets",
-                    &format!(
+                    format!(
                         "player variable '{name}' is listed both in public_player_vars and in \
                          secrets.player_vars: keep it in one (public: every player sees it)"
                     ),
