@@ -343,6 +343,17 @@ mod tests {
     }
 
     #[test]
+    fn a_variable_both_public_and_secret_is_refused_at_compile() {
+        let file: crate::data::game_file::GameFile = serde_saphyr::from_str(
+            "id: t\ntitle: T\nplayers: [{id: blue}, {id: red}]\npublic_player_vars: [vp]\n\
+             secrets: {player_vars: [vp]}\nphases: {p: {kind: script}}\nflow: [p]\n",
+        )
+        .unwrap();
+        let e = crate::data::compile::compile(&file, "t", None, &[], &[]).unwrap_err();
+        assert!(e.to_string().contains("'vp' is listed both"), "{e}");
+    }
+
+    #[test]
     fn player_variables_and_secret_contexts_must_be_declared() {
         let g = game();
         assert!(check_player_var(&g, "score").is_ok());

@@ -33,22 +33,6 @@ pub fn guard(
     guard_mapping(lua, table, data, "tables", file)
 }
 
-fn guard_at(
-    lua: &Lua,
-    value: &Value,
-    json: &serde_json::Value,
-    path: &str,
-    file: &str,
-) -> mlua::Result<()> {
-    let Value::Table(table) = value else {
-        return Ok(());
-    };
-    match json {
-        serde_json::Value::Object(map) => guard_mapping(lua, table, map, path, file),
-        _ => Ok(()),
-    }
-}
-
 fn guard_mapping(
     lua: &Lua,
     table: &Table,
@@ -57,8 +41,11 @@ fn guard_mapping(
     file: &str,
 ) -> mlua::Result<()> {
     for (key, inner) in map {
+        // Only mappings: a list and the rows inside it stay as Lua has them.
         let child: Value = table.raw_get(key.as_str())?;
-        guard_at(lua, &child, inner, &join(path, key), file)?;
+        if let (Value::Table(child), serde_json::Value::Object(inner)) = (&child, inner) {
+            guard_mapping(lua, child, inner, &join(path, key), file)?;
+        }
     }
     set_missing_key_error(lua, table, path, map.keys(), file)
 }
