@@ -11,7 +11,7 @@ use crate::data::catalog::Catalog;
 use crate::load::{Request, load};
 use crate::plot;
 use crate::sim::metrics::Metrics;
-use crate::sim::report::{list_or_none, percent};
+use crate::sim::report::{list_or_none, percent, rate_text};
 use crate::sim::{self, Run, progress, seats};
 use compare::{ALPHA, Kind, Row};
 use serde::Serialize;
@@ -153,10 +153,10 @@ pub fn balance(catalog: &Catalog, b: &Balance) -> Result<String, String> {
     }
     let seconds: f64 = played.iter().map(|p| p.seconds).sum();
     eprintln!(
-        "{} variants x {} games in {seconds:.2} s ({:.0} games/s)",
+        "{} variants x {} games in {seconds:.2} s ({} games/s)",
         played.len(),
         b.games,
-        (played.len() as u64 * b.games) as f64 / seconds.max(1e-9)
+        rate_text((played.len() as u64 * b.games) as f64 / seconds.max(1e-9))
     );
     let bots_by_player: Vec<(String, String)> = players.iter().cloned().zip(bots).collect();
     Ok(match b.format {

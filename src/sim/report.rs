@@ -27,12 +27,22 @@ impl Timing {
     /// One line for standard error: `10000 games in 0.41 s (24390 games/s, 2 threads)`.
     pub fn line(&self, games: u64) -> String {
         format!(
-            "{games} games in {:.2} s ({:.0} games/s, {} thread{})",
+            "{games} games in {:.2} s ({} games/s, {} thread{})",
             self.seconds,
-            self.per_second(games),
+            rate_text(self.per_second(games)),
             self.threads,
             if self.threads == 1 { "" } else { "s" }
         )
+    }
+}
+
+/// A rate with the digits that matter: `24390`, `41.7`, `0.43`, never a
+/// slow run's `0`.
+pub fn rate_text(rate: f64) -> String {
+    match rate {
+        r if r >= 100.0 => format!("{r:.0}"),
+        r if r >= 10.0 => format!("{r:.1}"),
+        r => format!("{r:.2}"),
     }
 }
 

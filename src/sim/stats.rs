@@ -11,9 +11,11 @@ pub struct ScoreStats {
     pub std_dev: f64,
     pub min: i64,
     pub max: i64,
-    /// (percent, score): the score at or below which that share of games fell.
+    /// (percent, score): the lowest score at or below which at least that
+    /// share of games fell (the nearest-rank percentile).
     pub percentiles: Vec<(u8, i64)>,
-    /// (lowest score of the bucket, games), buckets of equal width.
+    /// (lowest score of the bucket, games), non-empty buckets only, all of
+    /// the width [`bucket_width`] gives for `min` and `max`.
     pub histogram: Vec<(i64, u64)>,
 }
 
@@ -37,11 +39,9 @@ impl ScoreStats {
         let (min, max) = (scores[0], scores[n - 1]);
         let percentiles = PERCENTS
             .iter()
-            .map(|&p| (p, scores[((n - 1) * usize::from(p)) / 100]))
+            .map(|&p| (p, scores[(n * usize::from(p)).div_ceil(100).max(1) - 1]))
             .collect();
-        // In 128 bits: scores come from rules and from shard files, and
-        // the spread of two 64-bit scores may not fit in 64.
-        let width = ((i128::from(max) - i128::from(min)) / i128::from(BUCKETS) + 1).max(1);
+        let width = bucket_width(min, max);
         let mut histogram: Vec<(i64, u64)> = Vec::new();
         for &s in &scores {
             let offset = (i128::from(s) - i128::from(min)) / width * width;
@@ -79,10 +79,9 @@ impl ScoreStats {
     /// The histogram as text bars, for the table report.
     pub fn histogram_text(&self, width: usize) -> String {
         let top = self.histogram.iter().map(|(_, c)| *c).max().unwrap_or(1);
-        let step = self
-            .histogram
-            .get(1)
-            .map_or(1, |(l, _)| l.saturating_sub(self.histogram[0].0));
+        // Not the distance between the first two buckets: empty buckets
+        // are left out, so that distance may be several widths.
+        let step = i64::try_from(bucket_width(self.min, self.max)).unwrap_or(i64::MAX);
         self.histogram
             .iter()
             .map(|(low, c)| {
@@ -92,6 +91,13 @@ impl ScoreStats {
             })
             .collect()
     }
+}
+
+/// The width of every histogram bucket: the spread cut into [`BUCKETS`]
+/// (in 128 bits: scores come from rules and from shard files, and the
+/// spread of two 64-bit scores may not fit in 64).
+fn bucket_width(min: i64, max: i64) -> i128 {
+    ((i128::from(max) - i128::from(min)) / i128::from(BUCKETS) + 1).max(1)
 }
 
 #[cfg(test)]
@@ -107,5 +113,29 @@ mod tests {
         assert_eq!(s.percentiles[3], (50, 5));
         assert_eq!(s.histogram.iter().map(|(_, c)| c).sum::<u64>(), 10);
         assert!(ScoreStats::new(vec![]).is_none());
+    }
+
+    #[test]
+    fn a_high_percentile_of_few_games_reaches_the_top_score() {
+        let s = ScoreStats::new(vec![-26, 3, 31, 41]).unwrap();
+        let at = |p: u8| s.percentiles.iter().find(|(q, _)| *q == p).unwrap().1;
+        assert_eq!((at(1), at(25), at(50), at(75), at(95)), (-26, -26, 3, 31, 41));
+    }
+
+    #[test]
+    fn histogram_buckets_do_not_overlap_when_some_are_empty() {
+        // Width 4 (spread 67 over 20 buckets): the buckets hold -26, 3, 31
+        // and 41, with empty buckets between them.
+        let s = ScoreStats::new(vec![-26, 3, 31, 41]).unwrap();
+        let text = s.histogram_text(10);
+        let ranges: Vec<(i64, i64)> = text
+            .lines()
+            .map(|l| {
+                let range = l.split_whitespace().next().unwrap();
+                let (a, b) = range.split_once("..").unwrap();
+                (a.parse().unwrap(), b.parse().unwrap())
+            })
+            .collect();
+        assert_eq!(ranges, vec![(-26, -23), (2, 5), (30, 33), (38, 41)]);
     }
 }
