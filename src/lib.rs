@@ -15,3 +15,4 @@ pub mod replay;
 pub mod script;
 pub mod sim;
 pub mod untrusted;
+pub mod web;

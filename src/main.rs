@@ -63,6 +63,27 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         commands: Option<PathBuf>,
     },
+    /// Host one game for players in their own browsers: prints one address
+    /// per remote seat (keep each for its player: it is the seat's key).
+    /// Plain HTTP: for a trusted network, or behind a TLS proxy.
+    Host {
+        /// A game id, a scenario id (game/name), a package folder or a scenario file.
+        #[arg(default_value = "med-convoy")]
+        target: String,
+        #[command(flatten)]
+        game: GameArgs,
+        /// Who plays a seat: PLAYER=remote (a browser) or PLAYER=BOT
+        /// (random, greedy, ismcts:ITERATIONS, ismcts:MSms), repeatable;
+        /// seats not named are remote.
+        #[arg(long = "seat", value_name = "PLAYER=WHO", value_parser = cli::host_seat)]
+        seats: Vec<(String, portolan::web::host::HostSeat)>,
+        /// The address to listen on (default: this machine only, a free port).
+        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:0")]
+        listen: std::net::SocketAddr,
+        /// Save the game here, atomically, after every action.
+        #[arg(long, value_name = "FILE")]
+        save: Option<PathBuf>,
+    },
     /// Replay saved games under the current rules: names the first action
     /// of each that is now illegal, fails, or leads to another position;
     /// exits non-zero if any diverges.
@@ -254,6 +275,23 @@ fn main() -> ExitCode {
             game.seed,
             &seats,
             commands.as_deref(),
+        )
+        .map(|()| String::new()),
+        Some(Command::Host {
+            target,
+            game,
+            seats,
+            listen,
+            save,
+        }) => portolan::web::host::host(
+            catalog,
+            &portolan::web::host::Host {
+                request: request(target, &game),
+                seed: game.seed,
+                seats,
+                listen,
+                save,
+            },
         )
         .map(|()| String::new()),
         Some(Command::Replay { save }) => portolan::replay::saves::replay_saves(&catalog, &save)

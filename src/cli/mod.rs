@@ -119,3 +119,14 @@ pub fn seat(value: &str) -> Result<(String, Seat), String> {
     })?;
     Ok((player.to_string(), Seat::parse(who)))
 }
+
+/// Reads a `host --seat PLAYER=WHO` value: `remote` or a bot.
+pub fn host_seat(value: &str) -> Result<(String, crate::web::host::HostSeat), String> {
+    let (player, who) = value.split_once('=').ok_or_else(|| {
+        format!(
+            "--seat {}: write PLAYER=remote or PLAYER=BOT (random, greedy, ismcts:1000)",
+            echo(value)
+        )
+    })?;
+    Ok((player.to_string(), crate::web::host::HostSeat::parse(who)))
+}

@@ -142,7 +142,7 @@ fn visible_attrs(game: &Game, piece: &Piece, viewer: Viewer) -> Vars {
 
 /// Events carry piece ids, not faces; the narrator looks faces up in the
 /// view. Only script text addressed to other players is withheld.
-fn visible_event(e: &Event, viewer: Viewer) -> bool {
+pub fn visible_event(e: &Event, viewer: Viewer) -> bool {
     match e {
         Event::Text { to, .. } => viewer.sees(*to),
         _ => true,

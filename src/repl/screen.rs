@@ -95,7 +95,7 @@ impl Session {
 
     /// What the player to move is asked, in words: the phase by the name
     /// game.yaml gives it.
-    fn decision_word(&self) -> String {
+    pub(crate) fn decision_word(&self) -> String {
         let engine = &self.loaded.engine;
         let Some(f) = self.state().stack.last() else {
             return "wait".to_string();

@@ -1,0 +1,210 @@
+//! `portolan host`: the HTTP contract of remote seats, tried as a client
+//! would (and as a hostile one would). Every response and event is checked
+//! against the kernel's view of its seat: the page of one seat never holds
+//! what that seat may not see.
+
+#[allow(dead_code)]
+mod common;
+mod web;
+
+use portolan::kernel::piece::PlayerId;
+use portolan::kernel::state::GameState;
+use portolan::kernel::view::Viewer;
+use portolan::load::{Loaded, Request, load};
+use std::io::Write;
+use std::net::TcpStream;
+use std::time::Duration;
+use web::{Hosted, first_event, request};
+
+fn loaded(target: &str) -> Loaded {
+    let request = Request {
+        target: target.into(),
+        options: vec![],
+        overlays: vec![],
+    };
+    load(&common::catalog(), &request).unwrap()
+}
+
+/// The map a seat's view must hold: `render`'s drawing for that player.
+fn seat_svg(loaded: &Loaded, state: &GameState, player: &str) -> String {
+    let p = loaded.engine.game.player_index(player).unwrap();
+    portolan::render::draw(loaded, state, Viewer::Player(p)).svg
+}
+
+#[test]
+fn each_address_serves_its_own_seat_and_refuses_everything_else() {
+    let host = Hosted::start(&["med-convoy", "--seed", "3"]);
+    assert_eq!(host.seats.len(), 2, "two remote seats: {:?}", host.seats);
+    let blue = host.seat("blue").to_string();
+    let (status, page) = host.get(&blue);
+    assert_eq!(status, 200);
+    assert!(page.contains("<html") && page.contains("/events"));
+    let view = host.state("blue");
+    assert_eq!(view["seat"], "Blue");
+    assert_eq!(view["eyes"], "Blue");
+    // Unknown tokens, other paths and a token's prefix are refused alike.
+    let token = blue.trim_start_matches("/seat/");
+    for path in [
+        "/",
+        "/seat/",
+        "/seat/0123456789abcdef0123456789abcdef/state",
+        &format!("/seat/{}/state", &token[..token.len() - 1]),
+        &format!("{blue}/../../etc/passwd"),
+        &format!("{blue}/state/extra"),
+        "/favicon.ico",
+    ] {
+        assert_eq!(host.get(path).0, 404, "{path}");
+    }
+    assert_eq!(host.get(&format!("{blue}/action")).0, 405);
+    assert_eq!(host.post(&format!("{blue}/state"), "").0, 405);
+}
+
+#[test]
+fn an_action_from_the_seat_not_to_move_or_not_legal_is_refused_with_the_repls_reason() {
+    let host = Hosted::start(&["med-convoy", "--seed", "3"]);
+    let (mover, waiter) = if host.state("blue")["your_turn"] == true {
+        ("blue", "red")
+    } else {
+        ("red", "blue")
+    };
+    assert!(host.state(waiter)["legal"].as_array().unwrap().is_empty());
+    let legal = host.state(mover)["legal"].as_array().unwrap().clone();
+    assert!(!legal.is_empty());
+    let first = legal[0]["text"].as_str().unwrap();
+    let (status, why) = host.post(&format!("{}/action", host.seat(waiter)), first);
+    assert_eq!(status, 409, "{why}");
+    assert!(why.contains("turn"), "{why}");
+    let (status, why) = host.post(&format!("{}/action", host.seat(mover)), "sail to atlantis");
+    assert_eq!(status, 422, "{why}");
+    let (status, why) = host.post(&format!("{}/action", host.seat(mover)), "");
+    assert_eq!(status, 400, "{why}");
+    // Nothing changed, then the legal action plays.
+    let ply = host.state(mover)["ply"].clone();
+    let (status, why) = host.post(&format!("{}/action", host.seat(mover)), first);
+    assert_eq!(status, 200, "{why}");
+    assert_ne!(host.state(mover)["ply"], ply);
+}
+
+/// Plays a whole hot-seat game through the seats' addresses, and checks
+/// at every step that each seat's view (state and event stream) is the
+/// kernel's view for that seat: its map is `render`'s drawing for that
+/// player, never the all-seeing one while something is hidden from it.
+#[test]
+fn two_remote_seats_play_a_game_to_the_end_and_neither_receives_the_others_secrets() {
+    let mut host = Hosted::start(&["med-convoy", "--seed", "11", "--seat", "blue=remote", "--seat", "red=remote"]);
+    let loaded = loaded("med-convoy");
+    let engine = &loaded.engine;
+    let mut mirror = engine.new_game(11).unwrap();
+    let mut hidden_seen = 0;
+    for step in 0..2000 {
+        for player in ["blue", "red"] {
+            let view = host.state(player);
+            let svg = view["svg"].as_str().unwrap();
+            assert_eq!(svg, seat_svg(&loaded, &mirror, player), "{player}'s map at step {step}");
+            let god = portolan::render::draw(&loaded, &mirror, Viewer::All).svg;
+            if svg != god {
+                hidden_seen += 1;
+            }
+            if step % 25 == 0 {
+                let event = first_event(host.addr, &format!("{}/events", host.seat(player)));
+                let event: serde_json::Value = serde_json::from_str(&event).unwrap();
+                assert_eq!(event["svg"], view["svg"], "{player}'s event stream at step {step}");
+            }
+        }
+        if mirror.result.is_some() {
+            break;
+        }
+        let mover = engine.to_move(&mirror).unwrap();
+        let id = engine.game.player_id(mover).to_string();
+        let view = host.state(&id);
+        let action = view["legal"][0]["text"].as_str().unwrap().to_string();
+        let (status, why) = host.post(&format!("{}/action", host.seat(&id)), &action);
+        assert_eq!(status, 200, "{why}");
+        let parsed = engine.parse_action(&mirror, &action).unwrap();
+        engine.apply(&mut mirror, parsed).unwrap();
+    }
+    assert!(mirror.result.is_some(), "the game ended");
+    assert!(hidden_seen > 0, "some views hid something");
+    for player in ["blue", "red"] {
+        assert!(host.state(player)["result"].is_string());
+    }
+    host.expect_line("game over");
+    host.type_line("quit");
+}
+
+#[test]
+fn a_seat_taken_by_a_bot_plays_on_the_server_and_the_save_follows_every_action() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("hosted.json");
+    let host = Hosted::start(&[
+        "med-convoy",
+        "--seed",
+        "5",
+        "--seat",
+        "red=greedy",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert_eq!(host.seats.len(), 1);
+    for _ in 0..6 {
+        let view = host.state("blue");
+        if view["result"].is_string() {
+            break;
+        }
+        assert_eq!(view["your_turn"], true, "the bot answered before the page was asked");
+        let action = view["legal"][0]["text"].as_str().unwrap().to_string();
+        assert_eq!(host.post(&format!("{}/action", host.seat("blue")), &action).0, 200);
+        let saved: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+        assert_eq!(saved["seats"]["red"], "greedy");
+        assert!(!saved["actions"].as_array().unwrap().is_empty());
+    }
+    // A client that comes back finds its seat as it was.
+    assert_eq!(host.state("blue")["svg"], host.state("blue")["svg"]);
+}
+
+#[test]
+fn hostile_clients_cannot_stall_the_other_seats() {
+    let host = Hosted::start(&["med-convoy", "--seed", "3"]);
+    let blue = host.seat("blue").to_string();
+    // Slow clients that never finish their request, and event streams
+    // nobody reads, hold only their own connections.
+    let mut idle = Vec::new();
+    for _ in 0..20 {
+        let mut s = TcpStream::connect(host.addr).unwrap();
+        s.write_all(b"GET /seat/").unwrap();
+        idle.push(s);
+    }
+    let mut streams = Vec::new();
+    for _ in 0..6 {
+        let mut s = TcpStream::connect(host.addr).unwrap();
+        write!(s, "GET {blue}/events HTTP/1.1\r\n\r\n").unwrap();
+        streams.push(s);
+    }
+    // The fifth stream of one seat is refused; the seat itself still answers.
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, _) = host.get(&format!("{blue}/events"));
+    assert_eq!(status, 429);
+    assert_eq!(host.state("red")["seat"], "Red");
+    // Garbage, oversized bodies and floods of bad actions get 4xx answers.
+    for junk in [&b"\x00\x01\x02\r\n\r\n"[..], b"GET\r\n\r\n", b"POST / HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n"] {
+        let mut s = TcpStream::connect(host.addr).unwrap();
+        s.write_all(junk).unwrap();
+        let (status, _) = web::read_response(&mut s);
+        assert!((400..500).contains(&status) || status == 505, "{status}");
+    }
+    let big = "x".repeat(100_000);
+    assert_eq!(request(host.addr, "POST", &format!("{blue}/action"), &big).0, 413);
+    for _ in 0..200 {
+        let (status, _) = host.post(&format!("{blue}/action"), "{\"json\": [1, 2");
+        assert!(status == 409 || status == 422, "{status}");
+    }
+    // Ten thousand short visits leave the server answering.
+    for _ in 0..10_000 {
+        let s = TcpStream::connect(host.addr).unwrap();
+        drop(s);
+    }
+    assert_eq!(host.state("blue")["seat"], "Blue");
+    drop(idle);
+    drop(streams);
+}
