@@ -62,6 +62,12 @@ enum Command {
         /// command failed.
         #[arg(long, value_name = "FILE")]
         commands: Option<PathBuf>,
+        /// Serve a live board to a browser beside the REPL: `--board`
+        /// (this machine only, a free port; the address is printed) or
+        /// `--board=ADDR`.
+        #[arg(long, value_name = "ADDR", num_args = 0..=1, require_equals = true,
+              default_missing_value = "127.0.0.1:0")]
+        board: Option<std::net::SocketAddr>,
     },
     /// Host one game for players in their own browsers: prints one address
     /// per remote seat (keep each for its player: it is the seat's key).
@@ -260,6 +266,7 @@ fn main() -> ExitCode {
             None,
             &[],
             None,
+            None,
         )
         .map(|()| String::new()),
         Some(Command::List) => cli::list(&catalog),
@@ -269,12 +276,14 @@ fn main() -> ExitCode {
             game,
             seats,
             commands,
+            board,
         }) => cli::play(
             catalog,
             request(target, &game),
             game.seed,
             &seats,
             commands.as_deref(),
+            board,
         )
         .map(|()| String::new()),
         Some(Command::Host {

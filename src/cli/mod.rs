@@ -96,8 +96,12 @@ pub fn play(
     seed: Option<u64>,
     seats: &[(String, Seat)],
     commands: Option<&Path>,
+    board: Option<std::net::SocketAddr>,
 ) -> Result<(), String> {
-    let session = Session::start(catalog, request, seed, seats)?;
+    let mut session = Session::start(catalog, request, seed, seats)?;
+    if let Some(addr) = board {
+        print!("{}", crate::web::board::open(&mut session, &addr.to_string())?);
+    }
     match commands {
         Some(path) => {
             let commands =

@@ -44,9 +44,9 @@ pub const COMMANDS: &[Command] = &[
     ),
     cmd(
         "board",
-        "board",
-        "show the board from the current point of view",
-        &["board"],
+        "board [web [ADDR]]",
+        "show the board from the current point of view; 'board web' serves it live to a browser",
+        &["board", "board web", "board web 127.0.0.1:8080"],
     ),
     cmd(
         "show",
@@ -299,6 +299,9 @@ fn dispatch(s: &mut Session, line: &str, word: Option<&str>) -> Result<String, S
         "" => Ok(String::new()),
         "help" | "?" => help(s, rest),
         "moves" => Ok(play::moves(s)),
+        "board" if rest.split_whitespace().next() == Some("web") => {
+            crate::web::board::open(s, rest["web".len()..].trim())
+        }
         "board" => Ok(s.status()),
         "show" if rest.is_empty() => Ok(s.status()),
         "show" => show::show(s, rest),

@@ -133,6 +133,8 @@ pub struct Session {
     /// How far each random stream has been drawn on screen (see
     /// `fresh_dice`).
     pub(crate) drawn: Drawn,
+    /// The live board in a browser, once `board web` or `--board` started it.
+    pub(crate) board: Option<crate::web::board::LiveBoard>,
 }
 
 impl Session {
@@ -198,6 +200,7 @@ impl Session {
             pending: None,
             repl_rng,
             drawn: Drawn::default(),
+            board: None,
         };
         session.set_seats(seat_list)?;
         // The opening screen has nobody to hand over from.
@@ -296,6 +299,7 @@ impl Session {
             reply.failed = true;
         }
         self.follow_the_turn(&mut reply);
+        self.publish_board(reply.pass.as_ref().map(|(who, _)| who.as_str()));
         reply.failed |= self.failed.take();
         self.drawn.note(&self.line.state().rng);
         reply.text = for_terminal(&reply.text, self.colour);

@@ -54,6 +54,7 @@ fn play_interactive(mut session: Session) -> Result<(), Stop> {
         let _ = editor.load_history(h);
     }
     say(&session.welcome())?;
+    session.refresh_board();
     if let Err(e) = ctrl_c {
         say(&format!("note: {e}\n"))?;
     }
@@ -107,6 +108,7 @@ fn show(editor: &mut Ed, session: &mut Session, reply: Reply) -> Result<bool, St
         let _ = editor.clear_screen();
         let _ = editor.readline(&format!("-- pass to {who}, press Enter --"));
         let _ = editor.clear_screen();
+        session.refresh_board();
         say(&text)?;
     }
     Ok(quit)
@@ -138,6 +140,7 @@ pub fn scripted(session: Session, input: impl BufRead) -> Result<(), String> {
 
 fn run_scripted(mut session: Session, input: impl BufRead) -> Result<(), Stop> {
     say(&session.welcome())?;
+    session.refresh_board();
     let mut failures = Failures::default();
     if session.take_failed() {
         failures.note(0, "(the opening position)");
@@ -164,6 +167,7 @@ fn run_scripted(mut session: Session, input: impl BufRead) -> Result<(), Stop> {
             say(&format!(
                 "-- pass to {who}, press Enter (the screen is cleared) --\n{text}"
             ))?;
+            session.refresh_board();
         }
         if reply.quit {
             break;

@@ -130,7 +130,7 @@ pub fn host(catalog: Catalog, host: &Host) -> Result<(), String> {
 }
 
 /// A seat's token: 128 bits from the system's entropy, in hex.
-fn token() -> Result<String, String> {
+pub fn token() -> Result<String, String> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).map_err(|e| format!("no entropy for the seats' tokens: {e}"))?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
