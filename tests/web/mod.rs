@@ -133,18 +133,40 @@ pub fn request(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, 
     read_response(&mut stream)
 }
 
-/// Reads a whole `Connection: close` response.
+/// Reads one response: its head, then as many bytes of body as its
+/// `Content-Length` says (a server may keep the connection open), or to
+/// the end without one.
 pub fn read_response(stream: &mut TcpStream) -> (u16, String) {
-    let mut raw = Vec::new();
-    let _ = stream.read_to_end(&mut raw);
-    let text = String::from_utf8_lossy(&raw).into_owned();
-    let status = text
-        .split(' ')
-        .nth(1)
+    let mut reader = BufReader::new(stream);
+    let mut head = Vec::new();
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+            break;
+        }
+        head.push(line);
+    }
+    let status = head
+        .first()
+        .and_then(|l| l.split(' ').nth(1))
         .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("not an HTTP response: {text:?}"));
-    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
-    (status, body)
+        .unwrap_or_else(|| panic!("not an HTTP response: {head:?}"));
+    let length = head.iter().find_map(|h| {
+        let (name, value) = h.split_once(':')?;
+        name.eq_ignore_ascii_case("content-length")
+            .then(|| value.trim().parse::<usize>().ok())?
+    });
+    let mut body = Vec::new();
+    match length {
+        Some(n) => {
+            body.resize(n, 0);
+            reader.read_exact(&mut body).unwrap();
+        }
+        None => {
+            let _ = reader.read_to_end(&mut body);
+        }
+    }
+    (status, String::from_utf8_lossy(&body).into_owned())
 }
 
 /// Opens a seat's event stream and returns the first event's data.

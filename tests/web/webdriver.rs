@@ -1,7 +1,7 @@
 //! A WebDriver client of the few commands the browser tests need, over
 //! plain HTTP to Debian's `chromedriver` driving a headless `chromium`.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -80,10 +80,8 @@ impl Driver {
             body.len()
         )
         .unwrap();
-        let mut raw = String::new();
-        stream.read_to_string(&mut raw).unwrap();
-        let json = raw.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-        let value: Value = serde_json::from_str(json).unwrap_or(Value::Null);
+        let (_, json) = super::read_response(&mut stream);
+        let value: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
         value["value"].clone()
     }
 }
