@@ -1,6 +1,10 @@
 //! Balance reports from the command line: simulate's measures, shards
 //! merged into exactly one machine's report, and the balance command.
 
+#[allow(dead_code)]
+mod common;
+
+use portolan::plot::Player;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -227,6 +231,14 @@ fn balance_runs_every_stock_game_with_a_plot() {
             svg.starts_with("<svg") && svg.contains("variant"),
             "{game}: {svg:.200}"
         );
+        for player in Player::of_game(&common::stock(game).game) {
+            let fill = format!("fill=\"{}\"", player.colour.hex());
+            assert!(
+                svg.contains(&fill),
+                "{game}: {} is not drawn in {fill}",
+                player.id
+            );
+        }
     }
 }
 

@@ -20,7 +20,18 @@ pub struct ScoreStats {
 const PERCENTS: [u8; 7] = [1, 5, 25, 50, 75, 95, 99];
 const BUCKETS: i64 = 20;
 
+/// The width of the histogram's buckets for scores from `min` to `max`
+/// (in 128 bits: the spread of two 64-bit scores may not fit in 64).
+fn bucket_width(min: i64, max: i64) -> i128 {
+    ((i128::from(max) - i128::from(min)) / i128::from(BUCKETS) + 1).max(1)
+}
+
 impl ScoreStats {
+    /// The width of one histogram bucket, in points of score.
+    pub fn bucket_width(&self) -> f64 {
+        bucket_width(self.min, self.max) as f64
+    }
+
     /// Statistics of a non-empty list of scores.
     pub fn new(mut scores: Vec<i64>) -> Option<ScoreStats> {
         if scores.is_empty() {
@@ -39,9 +50,8 @@ impl ScoreStats {
             .iter()
             .map(|&p| (p, scores[((n - 1) * usize::from(p)) / 100]))
             .collect();
-        // In 128 bits: scores come from rules and from shard files, and
-        // the spread of two 64-bit scores may not fit in 64.
-        let width = ((i128::from(max) - i128::from(min)) / i128::from(BUCKETS) + 1).max(1);
+        // Scores come from rules and from shard files: any 64-bit value.
+        let width = bucket_width(min, max);
         let mut histogram: Vec<(i64, u64)> = Vec::new();
         for &s in &scores {
             let offset = (i128::from(s) - i128::from(min)) / width * width;
