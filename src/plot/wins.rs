@@ -22,7 +22,7 @@ pub fn draw(svg: &mut Svg, frame: &Frame, players: &[Player], variants: &[(Strin
     let x = Scale::new(-0.5, n as f64 - 0.5, frame.x, frame.right());
     axis::y_axis(svg, frame, &y, "win rate (%)");
     let slot = frame.w / n as f32;
-    let chars = ((slot / 7.0) as usize).max(4);
+    let chars = ((slot / 8.0) as usize).max(4);
     for (v, (name, _)) in variants.iter().enumerate() {
         axis::below(
             svg,
