@@ -844,6 +844,7 @@ fn every_example_help_shows_is_accepted() {
     for line in [
         "help reload",
         "moves",
+        "help moves",
         "board",
         "show c4",
         "show #12",
