@@ -844,6 +844,7 @@ fn every_example_help_shows_is_accepted() {
     for line in [
         "help reload",
         "moves",
+        "help moves",
         "board",
         "show c4",
         "show #12",
@@ -1082,4 +1083,60 @@ fn messages_name_what_was_meant() {
     assert!(reply(&out, "Macedno").contains("did you mean 'Macedon'?"));
     // The game is over (every seat is a bot): still a typo, not the bots.
     assert!(reply(&out, "shwo").contains("did you mean 'show'?"));
+}
+
+#[test]
+fn help_moves_explains_each_stock_games_moves_from_its_package() {
+    let catalog = Catalog::embedded();
+    for (game, words) in [
+        ("med-convoy", &["place Cruiser b1", "strike"][..]),
+        (
+            "mediterranea",
+            &["Neustria > Frisia", "end movement", "retreat to"][..],
+        ),
+        (
+            "solo-convoy",
+            &["decoy", "split", "evade", "screen", "no option"][..],
+        ),
+        (
+            "treasure-fleet",
+            &["keep the hand", "sails E 2", "fires at"][..],
+        ),
+    ] {
+        let out = play(&[game, "--seed", "1"], "help moves\n");
+        let text = reply(&out, "help moves");
+        let request = Request {
+            target: game.into(),
+            options: vec![],
+            overlays: vec![],
+        };
+        let loaded = load(&catalog, &request).unwrap();
+        let help = &loaded.engine.game.move_help;
+        assert!(help.len() >= 3, "{game} explains too few moves: {help:?}");
+        for entry in help {
+            assert!(
+                text.contains(&entry.kind) && text.contains(&entry.typed),
+                "{game}: no '{}' in\n{text}",
+                entry.kind
+            );
+            let start: String = entry
+                .means
+                .split_whitespace()
+                .take(4)
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(text.contains(&start), "{game}: no '{start}' in\n{text}");
+        }
+        for word in words {
+            assert!(text.contains(word), "{game}: no '{word}' in\n{text}");
+        }
+    }
+    let out = play(&["tests/repl_fixtures/rolls"], "help moves\n");
+    let text = reply(&out, "help moves");
+    assert!(
+        text.contains("Rolls does not explain its moves")
+            && text.contains("move_help")
+            && text.contains("docs/game-yaml.md"),
+        "{text}"
+    );
 }

@@ -1,6 +1,10 @@
 //! Balance reports from the command line: simulate's measures, shards
 //! merged into exactly one machine's report, and the balance command.
 
+#[allow(dead_code)]
+mod common;
+
+use portolan::plot::Player;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -227,6 +231,14 @@ fn balance_runs_every_stock_game_with_a_plot() {
             svg.starts_with("<svg") && svg.contains("variant"),
             "{game}: {svg:.200}"
         );
+        for player in Player::of_game(&common::stock(game).game) {
+            let fill = format!("fill=\"{}\"", player.colour.hex());
+            assert!(
+                svg.contains(&fill),
+                "{game}: {} is not drawn in {fill}",
+                player.id
+            );
+        }
     }
 }
 
@@ -309,6 +321,50 @@ fn coverage_lists_every_convoy_table_cell_and_what_each_option_changed() {
     ] {
         assert!(solo.contains(line), "no '{line}' in\n{solo}");
     }
+}
+
+/// The calls of `function` in a coverage report, by who defined it.
+fn calls_of(report: &Value, function: &str) -> Vec<(String, u64)> {
+    report["coverage"]["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["function"] == function)
+        .map(|f| {
+            let by = f["defined_by"].as_str().unwrap().to_string();
+            (by, f["calls"].as_u64().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn coverage_counts_a_module_function_and_the_option_that_wraps_it() {
+    let run = |options: &[&str]| -> Value {
+        let mut args = vec!["simulate", "docs/examples/volleys", "--games", "100"];
+        args.extend_from_slice(&["--coverage", "--format", "json"]);
+        args.extend_from_slice(options);
+        serde_json::from_str(&ok(&args)).unwrap()
+    };
+    let base = calls_of(&run(&[]), "lib.combat.modifier");
+    assert_eq!(base.len(), 1, "{base:?}");
+    assert_eq!(base[0].0, "docs/examples/volleys/lib/combat.lua");
+    assert!(base[0].1 > 0, "every volley asks the modifier: {base:?}");
+
+    let veterans = run(&["--option", "veterans"]);
+    let wrapped = calls_of(&veterans, "lib.combat.modifier");
+    let by = |who: &str| wrapped.iter().find(|(by, _)| by == who).map(|x| x.1);
+    let module = by("docs/examples/volleys/lib/combat.lua").expect("the kept function");
+    let option = by("optional rule 1 (veterans)").expect("the option's wrapper");
+    assert!(module > 0, "{wrapped:?}");
+    assert_eq!(
+        module, option,
+        "each call of the wrapper calls the kept function once"
+    );
+    let volleys = calls_of(&veterans, "lib.combat.volley");
+    assert_eq!(
+        volleys[0].1, option,
+        "combat.volley calls the wrapper through the table"
+    );
 }
 
 #[test]

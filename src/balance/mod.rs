@@ -148,7 +148,7 @@ pub fn balance(catalog: &Catalog, b: &Balance) -> Result<String, String> {
         .collect();
     let rows = compare::compare(&players, &named);
     if let Some(path) = &b.plot {
-        let svg = plot::balance_chart(&game.title, &players, &named);
+        let svg = plot::balance_chart(&game.title, &plot::Player::of_game(&game), &named);
         crate::files::write_atomic(path, svg.as_bytes()).map_err(|e| format!("--plot {e}"))?;
     }
     let seconds: f64 = played.iter().map(|p| p.seconds).sum();

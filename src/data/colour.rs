@@ -195,6 +195,13 @@ impl Colour {
         let [r, g, b] = self.0.map(u32::from);
         2126 * r + 7152 * g + 722 * b > 128 * 10_000
     }
+
+    /// Whether the colour nearly vanishes on a white page (white, cream,
+    /// pale grey): a chart outlines such a mark in a dark stroke.
+    pub fn is_near_white(self) -> bool {
+        let [r, g, b] = self.0.map(u32::from);
+        2126 * r + 7152 * g + 722 * b > 215 * 10_000
+    }
 }
 
 /// Six or three hex digits, as a number.
@@ -229,6 +236,8 @@ mod tests {
         assert_eq!(Colour::parse("DarkRed").unwrap().hex(), "#8b0000");
         assert!(Colour::parse("white").unwrap().is_light());
         assert!(!Colour::parse("navy").unwrap().is_light());
+        assert!(Colour::parse("#f2f2f2").unwrap().is_near_white());
+        assert!(!Colour::parse("#e6c229").unwrap().is_near_white());
     }
 
     #[test]

@@ -63,6 +63,10 @@ pub struct GameFile {
     /// for bot games; see README).
     #[serde(default = "default_max_plies")]
     pub max_plies: u32,
+    /// Each kind of move, how to type it and what it does, for the
+    /// REPL's `help moves`.
+    #[serde(default)]
+    pub move_help: Vec<crate::kernel::game::MoveHelp>,
 }
 
 /// The secrets a package's scripts keep, declared ahead of play so that a

@@ -303,8 +303,8 @@ mod tests {
             [
                 "g/game.yaml:7:20: 'columns' must be a whole number from 0 to 255, not \"seven\"",
                 "g/game.yaml:10:20: 'count' must be a whole number from 0 to 65535, not -3",
-                "g/game.yaml:11:1: unknown key 'foo': did you mean 'flow'? (allowed here: id, title, summary, players, first_player, board, pieces, pools, zones, phases, flow, victory, tables, options, scripts, vars, public_player_vars, secrets, max_plies)",
-                "g/game.yaml:12:1: unknown key 'bar': did you mean 'board'? (allowed here: id, title, summary, players, first_player, board, pieces, pools, zones, phases, flow, victory, tables, options, scripts, vars, public_player_vars, secrets, max_plies)",
+                "g/game.yaml:11:1: unknown key 'foo': did you mean 'flow'? (allowed here: id, title, summary, players, first_player, board, pieces, pools, zones, phases, flow, victory, tables, options, scripts, vars, public_player_vars, secrets, max_plies, move_help)",
+                "g/game.yaml:12:1: unknown key 'bar': did you mean 'board'? (allowed here: id, title, summary, players, first_player, board, pieces, pools, zones, phases, flow, victory, tables, options, scripts, vars, public_player_vars, secrets, max_plies, move_help)",
             ]
         );
     }

@@ -7,6 +7,7 @@ use crate::kernel::dice_table::DiceTable;
 use crate::kernel::event::Resolved;
 use crate::kernel::piece::{KindId, PlayerId};
 use crate::kernel::value::Vars;
+use serde::{Deserialize, Serialize};
 
 pub use crate::data::colour::Colour;
 pub use crate::data::game_file::Target;
@@ -331,6 +332,22 @@ pub struct Game {
     /// A game still running after this many actions is drawn; at most
     /// [`MAX_PLIES`].
     pub max_plies: u32,
+    /// The moves explained for players, in the package's words.
+    pub move_help: Vec<MoveHelp>,
+}
+
+/// One kind of move explained for players (game.yaml's `move_help`,
+/// printed by the REPL's `help moves`): written by the package, so other
+/// people's games explain their own notation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveHelp {
+    /// What the move is called (`Sail a ship`).
+    pub kind: String,
+    /// How it is typed, as `moves` lists it (`d2 d3`).
+    pub typed: String,
+    /// What it does, in a sentence or two.
+    pub means: String,
 }
 
 /// The secrets game.yaml declares its scripts keep (see `kernel::secrets`).

@@ -11,10 +11,10 @@
 mod board;
 mod header;
 pub mod layout;
-mod palette;
+pub(crate) mod palette;
 pub mod pieces;
 mod side;
-mod xml;
+pub(crate) mod xml;
 
 use crate::kernel::state::GameState;
 use crate::kernel::view::{View, Viewer};

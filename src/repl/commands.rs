@@ -5,7 +5,7 @@
 
 use crate::repl::escape::{ERROR_CHARS, clip_middle, quote};
 use crate::repl::session::{Ask, Reply, Session};
-use crate::repl::{branches, confirm, odds, play, reload, save, setup, show};
+use crate::repl::{branches, confirm, move_help, odds, play, reload, save, setup, show};
 
 /// One command: name, usage, one-line summary, examples.
 pub struct Command {
@@ -39,8 +39,8 @@ pub const COMMANDS: &[Command] = &[
     cmd(
         "moves",
         "moves",
-        "list the legal actions, numbered, in notation",
-        &["moves"],
+        "list the legal actions, numbered, in notation ('help moves' explains them)",
+        &["moves", "help moves"],
     ),
     cmd(
         "board",
@@ -392,6 +392,9 @@ fn help(s: &Session, topic: &str) -> Result<String, String> {
             }
             if let Some(more) = details(c.name) {
                 out += more;
+            }
+            if c.name == "moves" {
+                out += &move_help::text(&s.loaded.engine.game);
             }
             out
         })

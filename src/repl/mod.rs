@@ -24,6 +24,7 @@ pub mod explain;
 mod fresh_dice;
 mod gate;
 pub mod line;
+mod move_help;
 pub mod narrate;
 pub mod odds;
 pub mod play;

@@ -8,6 +8,14 @@
 //! a base rule that an optional rule wraps (`local strike =
 //! rules.air_strike`) when the option calls it. A package loaded without
 //! counting has no wrappers at all: coverage costs nothing when it is off.
+//!
+//! The functions of the package's modules (the tables `require` returned,
+//! `lib.combat.modifier`) are counted the same way, each credited to the
+//! file whose source defines it. An optional rule that keeps a module's
+//! function and puts its own in its place (`local modifier =
+//! combat.modifier; function combat.modifier(...) ... modifier(...) end`)
+//! therefore has both counted: its wrapper, credited to the option, and
+//! the kept function, wrapped for counting before the option ran.
 
 use mlua::{Function, Lua, Table, Value};
 use std::cell::RefCell;
@@ -48,23 +56,55 @@ impl RuleCalls {
         })
     }
 
-    /// Wraps every rule function not wrapped yet, crediting it to `owner`.
-    pub fn wrap_new(&self, lua: &Lua, owner: &str) -> mlua::Result<()> {
+    /// Wraps every rule function and module function not wrapped yet,
+    /// after the file `file` (as chunk names show it) has run: rule
+    /// functions are credited to `owner`, module functions to the file
+    /// that defines them (`owner` when that is `file`). `modules` is the
+    /// cache of loaded modules, by name.
+    pub fn wrap_new(
+        &self,
+        lua: &Lua,
+        modules: &Table,
+        file: &str,
+        owner: &str,
+    ) -> mlua::Result<()> {
         let globals = lua.globals();
+        let to_owner = |_: &Function| owner.to_string();
         if let Ok(rules) = globals.raw_get::<Table>("rules") {
-            self.wrap_in(&rules, "rules.", owner)?;
+            self.wrap_in(&rules, "rules.", &to_owner)?;
         }
         if let Ok(phases) = globals.raw_get::<Table>("phases") {
             for pair in phases.pairs::<String, Value>() {
                 if let (name, Value::Table(phase)) = pair? {
-                    self.wrap_in(&phase, &format!("phases.{name}."), owner)?;
+                    self.wrap_in(&phase, &format!("phases.{name}."), &to_owner)?;
                 }
             }
+        }
+        let by_source = |f: &Function| match f.info().source {
+            Some(source) if source.strip_prefix('@') != Some(file) => {
+                source.trim_start_matches('@').to_string()
+            }
+            _ => owner.to_string(),
+        };
+        let mut loaded: Vec<(String, Table)> = Vec::new();
+        for pair in modules.pairs::<String, Value>() {
+            if let (name, Value::Table(module)) = pair? {
+                loaded.push((name, module));
+            }
+        }
+        loaded.sort_by(|a, b| a.0.cmp(&b.0));
+        for (name, module) in loaded {
+            self.wrap_in(&module, &format!("{name}."), &by_source)?;
         }
         Ok(())
     }
 
-    fn wrap_in(&self, table: &Table, prefix: &str, owner: &str) -> mlua::Result<()> {
+    fn wrap_in(
+        &self,
+        table: &Table,
+        prefix: &str,
+        owner: &dyn Fn(&Function) -> String,
+    ) -> mlua::Result<()> {
         let mut found: Vec<(String, Function)> = Vec::new();
         for pair in table.pairs::<Value, Value>() {
             if let (Value::String(key), Value::Function(f)) = pair?
@@ -75,6 +115,7 @@ impl RuleCalls {
         }
         found.sort_by(|a, b| a.0.cmp(&b.0));
         for (key, f) in found {
+            let defined_by = owner(&f);
             let index = self.calls.borrow().len();
             let wrapper: Function = self.make.call((&self.count, f, index))?;
             self.wrappers
@@ -84,7 +125,7 @@ impl RuleCalls {
             self.calls.borrow_mut().push(0);
             self.names
                 .borrow_mut()
-                .push((format!("{prefix}{key}"), owner.to_string()));
+                .push((format!("{prefix}{key}"), defined_by));
         }
         Ok(())
     }

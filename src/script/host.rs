@@ -149,8 +149,9 @@ impl LuaRules {
             let owner =
                 option.map_or_else(|| package.path_of(path), |o| option_owner(o.number, &o.id));
             if let Some(calls) = &self.calls {
+                let file = package.path_of(path);
                 self.sandbox
-                    .call(|lua| calls.wrap_new(lua, &owner))
+                    .call(|lua| calls.wrap_new(lua, self.sandbox.modules(), &file, &owner))
                     .map_err(|e| script_error(path, &e))?;
             }
             let hooks = self.sandbox.call(|lua| {

@@ -120,6 +120,12 @@ impl Sandbox {
         })
     }
 
+    /// The modules `require` has loaded, by name (coverage counts their
+    /// functions).
+    pub(crate) fn modules(&self) -> &Table {
+        self.modules.loaded()
+    }
+
     /// Puts back what scripts changed in the package's sealed tables since
     /// loading (see [`freeze`](super::freeze)); describes the first change.
     /// The host runs it between games.

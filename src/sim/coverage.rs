@@ -7,6 +7,10 @@
 //!   optional rule that defined it (an optional rule that wraps a base
 //!   rule has both counted: its own function, and the base one when it
 //!   calls it). Local helper functions are not rules and are not counted.
+//! - **module functions**: calls of each function of a module's table
+//!   (`lib.combat.modifier`) made through the table, credited to the file
+//!   that defines it; an optional rule that replaces one with a wrapper
+//!   has both counted, as for rule functions (see `script::coverage`).
 //! - **dice-table rows**: each roll through `dice.on` on a dice table (a
 //!   `tables:` entry with `dice` and `rows`) counts for the row it read
 //!   after modifiers and clamping, or as a gap between rows.
@@ -255,7 +259,7 @@ impl Coverage {
         if !self.functions.is_empty() {
             let _ = writeln!(
                 out,
-                "  rule functions                            calls  defined by"
+                "  rule and module functions                 calls  defined by"
             );
             for f in &self.functions {
                 let _ = writeln!(

@@ -15,14 +15,25 @@ pub struct ScoreStats {
     /// share of games fell (the nearest-rank percentile).
     pub percentiles: Vec<(u8, i64)>,
     /// (lowest score of the bucket, games), non-empty buckets only, all of
-    /// the width [`bucket_width`] gives for `min` and `max`.
+    /// the width [`ScoreStats::bucket_width`] gives.
     pub histogram: Vec<(i64, u64)>,
 }
 
 const PERCENTS: [u8; 7] = [1, 5, 25, 50, 75, 95, 99];
 const BUCKETS: i64 = 20;
 
+/// The width of the histogram's buckets for scores from `min` to `max`
+/// (in 128 bits: the spread of two 64-bit scores may not fit in 64).
+fn bucket_width(min: i64, max: i64) -> i128 {
+    ((i128::from(max) - i128::from(min)) / i128::from(BUCKETS) + 1).max(1)
+}
+
 impl ScoreStats {
+    /// The width of one histogram bucket, in points of score.
+    pub fn bucket_width(&self) -> f64 {
+        bucket_width(self.min, self.max) as f64
+    }
+
     /// Statistics of a non-empty list of scores.
     pub fn new(mut scores: Vec<i64>) -> Option<ScoreStats> {
         if scores.is_empty() {
@@ -91,13 +102,6 @@ impl ScoreStats {
             })
             .collect()
     }
-}
-
-/// The width of every histogram bucket: the spread cut into [`BUCKETS`]
-/// (in 128 bits: scores come from rules and from shard files, and the
-/// spread of two 64-bit scores may not fit in 64).
-fn bucket_width(min: i64, max: i64) -> i128 {
-    ((i128::from(max) - i128::from(min)) / i128::from(BUCKETS) + 1).max(1)
 }
 
 #[cfg(test)]

@@ -58,6 +58,7 @@ pub fn compile(
         id: file.id.clone(),
         title: file.title.clone(),
         summary: file.summary.clone(),
+        move_help: file.move_help.clone(),
         first_player: FirstPlayer::Coin,
         players,
         board,
