@@ -63,21 +63,10 @@ changes:
     set: { home_row: 7, second_row: 6 }
   - path: tables.attack_results.Merchant
     merge: { Submarine: win }
-  - path: tables.notes
-    set: { a: 1, b: 2 }
-  - path: tables.notes
-    merge: { a: null, c: 3 }
-  - path: tables.extra
-    set: [a, b, c]
-  - path: tables.extra
-    append: d
-  - path: tables.extra
-    swap: [a, d]
-  - path: tables.extra
-    item: 1
-    remove: true
-  - path: tables.extra.0
-    set: z
+  - path: tables.attack_results.Cruiser
+    set: { Cruiser: win, Destroyer: win, Merchant: win, Submarine: win }
+  - path: tables.attack_results.Cruiser
+    merge: { Cruiser: both, Submarine: bounce }
   - path: players
     item: { id: red }
     merge: { name: Crimson }
@@ -91,10 +80,42 @@ changes:
         t["attack_results"]["Merchant"],
         json!({"Cruiser": "bounce", "Destroyer": "bounce", "Merchant": "bounce", "Submarine": "win"})
     );
-    assert_eq!(t["notes"], json!({"b": 2, "c": 3}));
-    assert_eq!(t["extra"], json!(["z", "c", "a"]));
+    assert_eq!(
+        t["attack_results"]["Cruiser"],
+        json!({"Cruiser": "both", "Destroyer": "win", "Merchant": "win", "Submarine": "bounce"})
+    );
     assert_eq!(l.engine.game.players[1].name, "Crimson");
     assert_eq!(l.overlays.len(), 1);
+
+    // The edits of a list, on Mediterranea's scenario suffixes [E, W].
+    let l = with_overlays(
+        dir.path(),
+        "mediterranea",
+        &["game: mediterranea
+title: List edits
+changes:
+  - path: tables.scenario.suffixes
+    append: X
+  - path: tables.scenario.suffixes
+    swap: [E, X]
+  - path: tables.scenario.suffixes
+    item: 1
+    remove: true
+  - path: tables.scenario.suffixes.0
+    set: Z
+  - path: tables.scenario.targets
+    merge: { green: null, white: 100 }
+"],
+    )
+    .unwrap();
+    assert_eq!(
+        l.engine.game.tables["scenario"]["suffixes"],
+        json!(["Z", "E"])
+    );
+    assert_eq!(
+        l.engine.game.tables["scenario"]["targets"],
+        json!({"orange": 118, "white": 100, "yellow": 195})
+    );
 }
 
 #[test]

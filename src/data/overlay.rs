@@ -9,10 +9,18 @@
 //! `append`, `swap` or `remove`). Edits address the data as game.yaml
 //! writes it, so an overlay reads like a margin note on the charts, and
 //! every edit must find what it names: an overlay written for another
-//! chart fails at its own line instead of changing nothing.
+//! chart fails at its own line instead of changing nothing. Every key it
+//! writes into the tables must be one the data knows ([`unknown`]), and a
+//! change of data that no rule reads is reported as a warning
+//! ([`unread`]).
+
+mod shape;
+mod unknown;
+mod unread;
 
 use crate::data::error::{DataError, DataErrors, suggest};
 use crate::data::game_file::Ref;
+use crate::data::locate::Outline;
 use crate::data::package::{FILE_LIMIT, Package};
 use crate::data::scenario::merge;
 use crate::files::read_text;
@@ -20,6 +28,8 @@ use crate::untrusted::echo;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value as Json;
+use shape::Shape;
+use std::collections::BTreeSet;
 use std::path::Path;
 
 /// An overlay file as written.
@@ -70,6 +80,9 @@ pub struct Overlay {
     /// The file it was read from, for errors.
     pub path: String,
     pub file: OverlayFile,
+    /// Where each key of the file was written, for errors inside a
+    /// change's value.
+    outline: Option<Outline>,
 }
 
 /// The folder of a package that holds its overlays.
@@ -151,13 +164,22 @@ impl Overlay {
             label: label.to_string(),
             path: path.to_string(),
             file,
+            outline: Outline::of(text),
         })
     }
 
     /// Applies every edit to the data, in order; every edit that cannot
-    /// apply is reported at its line.
-    pub fn apply(&self, data: &mut Json) -> Result<(), DataErrors> {
-        let errors: Vec<DataError> = self
+    /// apply, and every key written into the tables that the data does not
+    /// know, is reported at its line. `names` are the names the package's
+    /// Lua reads the data by ([`crate::script::lint::read_by_name`]).
+    /// Returns the warnings: changes of data that no rule reads.
+    pub fn apply(
+        &self,
+        data: &mut Json,
+        names: &BTreeSet<String>,
+    ) -> Result<Vec<DataError>, DataErrors> {
+        let shape = Shape::of(data);
+        let mut errors: Vec<DataError> = self
             .file
             .changes
             .iter()
@@ -168,10 +190,56 @@ impl Overlay {
             })
             .collect();
         if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(DataErrors(errors))
+            let tables = data.get("tables").unwrap_or(&Json::Null);
+            errors = unknown::unknown_keys(&shape, tables, names)
+                .into_iter()
+                .map(|u| DataError {
+                    file: self.path.clone(),
+                    at: self.key_at(&u.path),
+                    message: u.message,
+                })
+                .collect();
         }
+        if !errors.is_empty() {
+            errors.sort_by_key(|e| e.at);
+            return Err(DataErrors(errors));
+        }
+        Ok(self
+            .file
+            .changes
+            .iter()
+            .filter_map(|c| {
+                let unread = unread::unread_fields(c, &shape, names);
+                (!unread.is_empty()).then(|| DataError::at(&self.path, &c.path, unread_message(&unread)))
+            })
+            .collect())
+    }
+
+    /// Where the change that wrote a path of the data wrote its last key:
+    /// the key inside the change's value, or the change's `path`.
+    fn key_at(&self, path: &[String]) -> Option<(u64, u64)> {
+        let (index, change) = self.file.changes.iter().enumerate().rev().find(|(_, c)| {
+            let keys = c.keys();
+            keys.len() <= path.len() && keys.iter().zip(path).all(|(k, p)| k == p)
+        })?;
+        let mut rest = &path[change.keys().len()..];
+        // The item a selector or an append reached is not written in the file.
+        if (change.item.is_some() || change.append.is_some()) && !rest.is_empty() {
+            rest = &rest[1..];
+        }
+        let at = change.path.referenced;
+        let at_path = (at.line() > 0).then(|| (at.line(), at.column()));
+        if rest.is_empty() {
+            return at_path;
+        }
+        let index = index.to_string();
+        let keys = ["changes", index.as_str(), change.edit_name()]
+            .into_iter()
+            .chain(rest.iter().map(String::as_str));
+        self.outline
+            .as_ref()
+            .and_then(|o| o.find_key(keys))
+            .or(at_path)
     }
 
     /// Where this overlay wrote a path of the data, if one of its edits
@@ -249,6 +317,17 @@ impl Change {
         }
     }
 
+    /// The key of the file that holds the edit.
+    fn edit_name(&self) -> &'static str {
+        match self.edit() {
+            Edit::Set(_) => "set",
+            Edit::Merge(_) => "merge",
+            Edit::Append(_) => "append",
+            Edit::Swap(..) => "swap",
+            Edit::Remove => "remove",
+        }
+    }
+
     fn edit(&self) -> Edit<'_> {
         if let Some(v) = &self.set {
             Edit::Set(v)
@@ -321,6 +400,16 @@ impl Change {
         }
         Ok(())
     }
+}
+
+/// The warning for a change that writes fields no rule reads.
+fn unread_message(fields: &[String]) -> String {
+    let quoted: Vec<String> = fields.iter().map(|f| format!("'{}'", echo(f))).collect();
+    format!(
+        "no rule reads {} (no Lua file of the package names it): this change edits data \
+         that changes nothing in a game",
+        quoted.join(", ")
+    )
 }
 
 /// A map's value by key, or a list's item by number.

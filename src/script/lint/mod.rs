@@ -18,10 +18,12 @@
 mod facts;
 mod judge;
 mod known;
+mod names;
 mod walk;
 
 pub use judge::Finding;
 pub use known::KnownGlobals;
+pub use names::read_by_name;
 
 use crate::data::error::{DataError, DataErrors};
 use crate::data::package::Package;
