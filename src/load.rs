@@ -235,10 +235,7 @@ fn build_from(
             }
             _ => yaml_path.clone(),
         };
-        if !overlays.is_empty() {
-            let paths: Vec<&str> = overlays.iter().map(|o| o.path.as_str()).collect();
-            changed_by += &format!(" with the overlays {}", paths.join(", "));
-        }
+        changed_by = with_overlays(changed_by, overlays);
         if !configure.is_empty() {
             changed_by += " after the optional rules' configure()";
         }
@@ -249,8 +246,20 @@ fn build_from(
         let path: Vec<&str> = path.split('.').collect();
         place_in_game(&yaml_path, outline.as_ref(), overrides, &path)
     };
-    rules.attach(&game, &yaml_path, &place)?;
+    // A rule that refuses the data as prepared (a leader given a second
+    // turn) names the overlays, which may be what wrote it.
+    rules.attach(&game, &with_overlays(yaml_path.clone(), overlays), &place)?;
     Ok((Engine::new(game, Box::new(rules)), warnings))
+}
+
+/// The name of data some overlays changed: `game.yaml with the overlays
+/// a.yaml, b.yaml`.
+fn with_overlays(data: String, overlays: &[Overlay]) -> String {
+    if overlays.is_empty() {
+        return data;
+    }
+    let paths: Vec<&str> = overlays.iter().map(|o| o.path.as_str()).collect();
+    format!("{data} with the overlays {}", paths.join(", "))
 }
 
 /// Every optional rule asked for must exist; an unknown one is blamed on

@@ -62,11 +62,7 @@ pub fn list(catalog: &Catalog) -> Result<String, String> {
 }
 
 /// `portolan check TARGET...`: every error of every target, or a summary.
-pub fn check(
-    catalog: &Catalog,
-    targets: &[String],
-    overlays: &[String],
-) -> Result<String, String> {
+pub fn check(catalog: &Catalog, targets: &[String], overlays: &[String]) -> Result<String, String> {
     let mut out = String::new();
     let mut errors = Vec::new();
     for t in targets {

@@ -210,7 +210,8 @@ impl Overlay {
             .iter()
             .filter_map(|c| {
                 let unread = unread::unread_fields(c, &shape, names);
-                (!unread.is_empty()).then(|| DataError::at(&self.path, &c.path, unread_message(&unread)))
+                (!unread.is_empty())
+                    .then(|| DataError::at(&self.path, &c.path, unread_message(&unread)))
             })
             .collect())
     }

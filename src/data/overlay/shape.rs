@@ -104,7 +104,8 @@ impl Shape {
     /// Whether the map at a place collects things of one kind, so its
     /// keys are data (a nation's name), not fields.
     pub fn collects_at(&self, place: &Place, map: Option<&Map<String, Json>>) -> bool {
-        self.collections.contains(place) || (!self.keys.contains_key(place) && map.is_some_and(collects))
+        self.collections.contains(place)
+            || (!self.keys.contains_key(place) && map.is_some_and(collects))
     }
 
     /// The place of a key inside the map at `place`.

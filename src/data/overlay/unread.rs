@@ -50,7 +50,13 @@ pub fn unread_fields(change: &Change, shape: &Shape, names: &BTreeSet<String>) -
     unread
 }
 
-fn walk(value: &Json, place: &Place, shape: &Shape, names: &BTreeSet<String>, unread: &mut Vec<String>) {
+fn walk(
+    value: &Json,
+    place: &Place,
+    shape: &Shape,
+    names: &BTreeSet<String>,
+    unread: &mut Vec<String>,
+) {
     match value {
         Json::Object(map) => walk_map(map, place, shape, names, unread),
         Json::Array(items) => {
@@ -75,6 +81,12 @@ fn walk_map(
         if !data && !names.contains(key) && !unread.contains(key) {
             unread.push(key.clone());
         }
-        walk(inner, &shape.step(place, key, Some(map)), shape, names, unread);
+        walk(
+            inner,
+            &shape.step(place, key, Some(map)),
+            shape,
+            names,
+            unread,
+        );
     }
 }
