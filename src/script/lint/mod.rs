@@ -14,6 +14,10 @@
 //! ([`known`]). Each finding is certain: a table the check cannot follow
 //! is not checked. A file Lua cannot parse is left to the loader, which
 //! reports its syntax error.
+//!
+//! [`read_by_name`] answers another question from the same sources: the
+//! names the rules can read the data by, which balance overlays' keys are
+//! weighed against.
 
 mod facts;
 mod judge;
