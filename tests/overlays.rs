@@ -389,7 +389,7 @@ fn an_edit_of_data_no_rule_reads_is_a_warning_shown_once() {
         "{overlay}:6:11: no rule reads 'note' (no Lua file of the package names it): this \
          change edits data that changes nothing in a game"
     );
-    assert_eq!(warnings, [expected.clone()]);
+    assert_eq!(warnings, std::slice::from_ref(&expected));
 
     let o = portolan(&["check", &package, "--overlay", &overlay]);
     let out = String::from_utf8_lossy(&o.stdout);
