@@ -14,9 +14,9 @@ use crate::data::scenario::{Scenario, apply_overrides};
 use crate::kernel::engine::Engine;
 use crate::script::host::LuaRules;
 use crate::script::limits::Limits;
-use crate::script::lint::check_package as lint_scripts;
+use crate::script::lint::{check_package as lint_scripts, read_by_name};
 use crate::untrusted::echo;
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::rc::Rc;
 
 /// What the user asked to play.
@@ -39,6 +39,19 @@ pub struct Loaded {
     pub options: Vec<String>,
     /// The overlays laid on the data, the scenario's first.
     pub overlays: Vec<Overlay>,
+    /// What loaded but deserves a word: the overlays' changes of data no
+    /// rule reads. A command shows them once, when it loads.
+    pub warnings: Vec<DataError>,
+}
+
+impl Loaded {
+    /// The warnings as lines to show, each `warning: FILE:LINE:COL: ...`.
+    pub fn warning_lines(&self) -> String {
+        self.warnings
+            .iter()
+            .map(|w| format!("warning: {w}\n"))
+            .collect()
+    }
 }
 
 impl Loaded {
@@ -78,7 +91,7 @@ pub fn load_counted(
     }
     let file = package.game_file()?;
     let overlays = overlays_of(&package, &file.id, scenario.as_ref(), &request.overlays)?;
-    let engine = build_from(
+    let (engine, warnings) = build_from(
         &package,
         file,
         scenario.as_ref(),
@@ -92,6 +105,7 @@ pub fn load_counted(
         scenario,
         options,
         overlays,
+        warnings,
     })
 }
 
@@ -146,7 +160,8 @@ fn overlays_of(
 
 /// Builds the engine of a package with a scenario and options. The data
 /// and the scripts are both checked before either error is returned, so a
-/// designer sees every problem at once.
+/// designer sees every problem at once. The overlays' warnings are left
+/// out: a save or a replay lays overlays a session already laid.
 pub fn build(
     package: &Package,
     scenario: Option<&Scenario>,
@@ -161,10 +176,12 @@ pub fn build(
         overlays,
         false,
     )
+    .map(|(engine, _)| engine)
 }
 
 /// [`build`] from the package's game.yaml, already read; `counted`
-/// loads the scripts to count what they do (coverage).
+/// loads the scripts to count what they do (coverage). Returns the
+/// overlays' warnings with the engine.
 fn build_from(
     package: &Package,
     file: GameFile,
@@ -172,7 +189,7 @@ fn build_from(
     options: &[String],
     overlays: &[Overlay],
     counted: bool,
-) -> Result<Engine, DataErrors> {
+) -> Result<(Engine, Vec<DataError>), DataErrors> {
     let yaml_path = package.path_of("game.yaml");
     check_options(&file, scenario, options)?;
     let overrides = scenario.map_or(&[][..], |s| &s.overrides);
@@ -186,9 +203,19 @@ fn build_from(
     let written = compile(&file, &yaml_path, outline.as_ref(), &[], options)
         .map_err(|e| errors.extend(e.0))
         .ok();
-    let overridden = apply_overrides(&file, overrides, overlays)
-        .map_err(|e| errors.extend(e.0))
-        .ok();
+    // The names the rules read the data by: what an overlay's keys are
+    // weighed against. Read only when there are overlays to weigh.
+    let names = match overlays.is_empty() {
+        true => BTreeSet::new(),
+        false => read_by_name(&package.lua_files()),
+    };
+    let (overridden, warnings) = match apply_overrides(&file, overrides, overlays, &names) {
+        Ok((file, warnings)) => (Some(file), warnings),
+        Err(e) => {
+            errors.extend(e.0);
+            (None, Vec::new())
+        }
+    };
     let for_scripts = overridden.as_ref().unwrap_or(&file);
     let scripts = LuaRules::load(package, for_scripts, options, Limits::default(), counted)
         .map_err(|e| errors.extend(e.0))
@@ -208,10 +235,7 @@ fn build_from(
             }
             _ => yaml_path.clone(),
         };
-        if !overlays.is_empty() {
-            let paths: Vec<&str> = overlays.iter().map(|o| o.path.as_str()).collect();
-            changed_by += &format!(" with the overlays {}", paths.join(", "));
-        }
+        changed_by = with_overlays(changed_by, overlays);
         if !configure.is_empty() {
             changed_by += " after the optional rules' configure()";
         }
@@ -222,8 +246,20 @@ fn build_from(
         let path: Vec<&str> = path.split('.').collect();
         place_in_game(&yaml_path, outline.as_ref(), overrides, &path)
     };
-    rules.attach(&game, &yaml_path, &place)?;
-    Ok(Engine::new(game, Box::new(rules)))
+    // A rule that refuses the data as prepared (a leader given a second
+    // turn) names the overlays, which may be what wrote it.
+    rules.attach(&game, &with_overlays(yaml_path.clone(), overlays), &place)?;
+    Ok((Engine::new(game, Box::new(rules)), warnings))
+}
+
+/// The name of data some overlays changed: `game.yaml with the overlays
+/// a.yaml, b.yaml`.
+fn with_overlays(data: String, overlays: &[Overlay]) -> String {
+    if overlays.is_empty() {
+        return data;
+    }
+    let paths: Vec<&str> = overlays.iter().map(|o| o.path.as_str()).collect();
+    format!("{data} with the overlays {}", paths.join(", "))
 }
 
 /// Every optional rule asked for must exist; an unknown one is blamed on
@@ -261,21 +297,34 @@ fn check_options(
     }
 }
 
+/// What `check` found in a target that loads: the variants that passed,
+/// and the warnings (an overlay's changes of data no rule reads), each
+/// once.
+#[derive(Debug, Default)]
+pub struct Checked {
+    pub passed: Vec<String>,
+    pub warnings: Vec<DataError>,
+}
+
 /// Checks a target thoroughly: the package alone, each optional rule
 /// alone, each overlay it ships alone, every stock scenario of the game,
-/// and a game started from each; then reads every script of the package
-/// for mistakes no run may reach ([`crate::script::lint`]). Returns every
+/// and a game started from each; then each overlay asked for (a name or a
+/// file) on the target; then reads every script of the package for
+/// mistakes no run may reach ([`crate::script::lint`]). Returns every
 /// error found.
-pub fn check(catalog: &Catalog, target: &str) -> Result<Vec<String>, DataErrors> {
+pub fn check(catalog: &Catalog, target: &str, asked: &[String]) -> Result<Checked, DataErrors> {
     let (package, scenario) = catalog.resolve(target)?;
     let file = package.game_file()?;
+    let warnings = std::cell::RefCell::new(Vec::new());
     let attempt = |label: String,
                    scenario: Option<&Scenario>,
                    options: &[String],
                    overlays: &[String]|
      -> Result<String, DataErrors> {
         let overlays = overlays_of(&package, &file.id, scenario, overlays)?;
-        let engine = build_from(&package, file.clone(), scenario, options, &overlays, false)?;
+        let (engine, found) =
+            build_from(&package, file.clone(), scenario, options, &overlays, false)?;
+        warnings.borrow_mut().extend(found);
         engine.new_game(0).map_err(|e| {
             DataErrors::from(DataError::new(
                 &package.root,
@@ -318,17 +367,32 @@ pub fn check(catalog: &Catalog, target: &str) -> Result<Vec<String>, DataErrors>
             }
         }
     }
+    let options = scenario.as_ref().map_or(&[][..], |s| &s.options);
+    for name in asked {
+        results.push(attempt(
+            format!("overlay {name} on {target}"),
+            scenario.as_ref(),
+            options,
+            std::slice::from_ref(name),
+        ));
+    }
     results.push(lint_scripts(&package).map(|()| format!("scripts of {}", package.root)));
-    let mut checked = Vec::new();
+    let mut checked = Checked::default();
     let mut errors: Vec<DataError> = Vec::new();
     let mut seen = HashSet::new();
     for r in results {
         match r {
-            Ok(label) => checked.push(label),
+            Ok(label) => checked.passed.push(label),
             // A mistake in game.yaml shows up in every variant tried: once is enough.
             Err(e) => errors.extend(e.0.into_iter().filter(|x| seen.insert(x.clone()))),
         }
     }
+    let mut seen = HashSet::new();
+    checked.warnings = warnings
+        .into_inner()
+        .into_iter()
+        .filter(|w| seen.insert(w.clone()))
+        .collect();
     if errors.is_empty() {
         Ok(checked)
     } else {

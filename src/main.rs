@@ -36,6 +36,10 @@ enum Command {
     Check {
         #[arg(required = true)]
         targets: Vec<String>,
+        /// Also lay this balance overlay (a name the game ships, or a
+        /// file) on each target, alone; repeatable.
+        #[arg(long = "overlay", value_name = "NAME|FILE")]
+        overlays: Vec<String>,
     },
     /// Print the JSON Schema of a kind of data file, for editors that
     /// check and complete YAML (copies are in docs/schema/).
@@ -270,7 +274,7 @@ fn main() -> ExitCode {
         )
         .map(|()| String::new()),
         Some(Command::List) => cli::list(&catalog),
-        Some(Command::Check { targets }) => cli::check(&catalog, &targets),
+        Some(Command::Check { targets, overlays }) => cli::check(&catalog, &targets, &overlays),
         Some(Command::Play {
             target,
             game,

@@ -115,7 +115,7 @@ fn every_example_of_the_game_yaml_reference_loads() {
     let mut failures = Vec::new();
     let targets = std::iter::once((game.line, id.to_string())).chain(examples);
     for (line, target) in targets {
-        if let Err(e) = portolan::load::check(&catalog, &target) {
+        if let Err(e) = portolan::load::check(&catalog, &target, &[]) {
             failures.push(format!(
                 "docs/game-yaml.md:{line}: the example does not load:\n{e}"
             ));

@@ -1470,3 +1470,37 @@ fn an_overlay_swaps_two_nations_in_the_turn_order() {
     assert_eq!(order(&[]), quoted("Gauls", "Visigoths"));
     assert_eq!(order(&["orange-up"]), quoted("Visigoths", "Gauls"));
 }
+
+/// Britannia's "double increase points for one nation in one round" as an
+/// overlay (tests/overlay_fixtures/saxons-double-increase.yaml appends to
+/// `tables.increase_multipliers`): in turn 12 the Saxons' three areas held
+/// alone earn 12 points, not 6, and with the 2 on their marker make two
+/// armies, not one [6.4]; in turn 13 they earn 6 again.
+#[test]
+fn an_overlay_doubles_one_nations_increase_in_one_turn_6_4() {
+    const DOUBLE: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/overlay_fixtures/saxons-double-increase.yaml"
+    );
+    let armies_after_increase = |overlays: &[&str], turn: i64| {
+        let mut m = Med::empty_with("mediterranea", turn, overlays);
+        for area in ["Wessex", "Mercia", "Northumbria"] {
+            m.put("Saxons", area, 1);
+        }
+        m.set("pop:Saxons", 2);
+        m.begin(
+            "nation_turn",
+            "orange",
+            &[("nation", "Saxons"), ("pulse", "1")],
+        );
+        while !m.choices().iter().any(|c| c == "end movement") {
+            m.engine
+                .apply(&mut m.state, Action::Choice(0))
+                .expect("an area for the army");
+        }
+        (m.on_map("Saxons"), m.lua("vars.get('pop:Saxons')"))
+    };
+    assert_eq!(armies_after_increase(&[], 12), (4, "2".to_string()));
+    assert_eq!(armies_after_increase(&[DOUBLE], 12), (5, "2".to_string()));
+    assert_eq!(armies_after_increase(&[DOUBLE], 13), (4, "2".to_string()));
+}

@@ -63,21 +63,10 @@ changes:
     set: { home_row: 7, second_row: 6 }
   - path: tables.attack_results.Merchant
     merge: { Submarine: win }
-  - path: tables.notes
-    set: { a: 1, b: 2 }
-  - path: tables.notes
-    merge: { a: null, c: 3 }
-  - path: tables.extra
-    set: [a, b, c]
-  - path: tables.extra
-    append: d
-  - path: tables.extra
-    swap: [a, d]
-  - path: tables.extra
-    item: 1
-    remove: true
-  - path: tables.extra.0
-    set: z
+  - path: tables.attack_results.Cruiser
+    set: { Cruiser: win, Destroyer: win, Merchant: win, Submarine: win }
+  - path: tables.attack_results.Cruiser
+    merge: { Cruiser: both, Submarine: bounce }
   - path: players
     item: { id: red }
     merge: { name: Crimson }
@@ -91,10 +80,42 @@ changes:
         t["attack_results"]["Merchant"],
         json!({"Cruiser": "bounce", "Destroyer": "bounce", "Merchant": "bounce", "Submarine": "win"})
     );
-    assert_eq!(t["notes"], json!({"b": 2, "c": 3}));
-    assert_eq!(t["extra"], json!(["z", "c", "a"]));
+    assert_eq!(
+        t["attack_results"]["Cruiser"],
+        json!({"Cruiser": "both", "Destroyer": "win", "Merchant": "win", "Submarine": "bounce"})
+    );
     assert_eq!(l.engine.game.players[1].name, "Crimson");
     assert_eq!(l.overlays.len(), 1);
+
+    // The edits of a list, on Mediterranea's scenario suffixes [E, W].
+    let l = with_overlays(
+        dir.path(),
+        "mediterranea",
+        &["game: mediterranea
+title: List edits
+changes:
+  - path: tables.scenario.suffixes
+    append: X
+  - path: tables.scenario.suffixes
+    swap: [E, X]
+  - path: tables.scenario.suffixes
+    item: 1
+    remove: true
+  - path: tables.scenario.suffixes.0
+    set: Z
+  - path: tables.scenario.targets
+    merge: { green: null, white: 100 }
+"],
+    )
+    .unwrap();
+    assert_eq!(
+        l.engine.game.tables["scenario"]["suffixes"],
+        json!(["Z", "E"])
+    );
+    assert_eq!(
+        l.engine.game.tables["scenario"]["targets"],
+        json!({"orange": 118, "white": 100, "yellow": 195})
+    );
 }
 
 #[test]
@@ -190,6 +211,204 @@ changes:
     ] {
         assert!(err.contains(&expected), "missing {expected}\nin:\n{err}");
     }
+}
+
+/// A key the data does not have, at any depth, is refused at the line and
+/// column it was written, with the nearest keys: an arrival's misspelt
+/// `army`, a new table no rule reads, a misspelt field of an appended
+/// item, a misspelt field inside a value `set` whole.
+#[test]
+fn a_key_the_data_does_not_have_is_refused_where_it_was_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "game: mediterranea
+title: Misspelt
+changes:
+  - path: tables.arrivals.Gauls
+    item: { turn: 2 }
+    merge: { army: 2 }
+  - path: tables.burhs
+    set: 8
+  - path: tables.arrivals.Saxons
+    append: { turn: 12, armies: 1, at: [Wessex], ledaer: Alfred }
+  - path: tables.combat.fortress
+    set: { area: Constantinople, natoin: Byzantines, modifier: -1 }
+";
+    let err = with_overlays(dir.path(), "mediterranea", &[text])
+        .err()
+        .expect("the overlay is refused");
+    let file = dir.path().join("overlay0.yaml").display().to_string();
+    for expected in [
+        format!(
+            "{file}:6:14: 'army' is not a key of tables.arrivals.Gauls.0 or of any map like it"
+        ),
+        format!("{file}:7:11: 'burhs' is not a key of tables (known: arrivals, combat,"),
+        format!(
+            "{file}:10:50: 'ledaer' is not a key of tables.arrivals.Saxons.5 or of any map \
+             like it (did you mean 'leader'?): an overlay writes only keys game.yaml gives; \
+             declare a new one in game.yaml first"
+        ),
+        format!(
+            "{file}:12:34: 'natoin' is not a key of tables.combat.fortress (did you mean 'nation'?)"
+        ),
+    ] {
+        assert!(err.contains(&expected), "missing {expected}\nin:\n{err}");
+    }
+
+    // `check` refuses it the same way, from the command line.
+    let o = portolan(&["check", "mediterranea", "--overlay", &file]);
+    assert!(!o.status.success());
+    let out = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        out.contains(&format!("{file}:6:14: 'army' is not a key")),
+        "{out}"
+    );
+}
+
+/// What an overlay may add: a field another item like it has (`ships`
+/// on the Gauls' arrival, which only other nations' arrivals have), an
+/// area a victory card may score though no card scores it yet (a name of
+/// the game's map), and the fields the rules read in a list game.yaml
+/// declares empty for overlays.
+#[test]
+fn a_field_of_a_map_like_it_or_a_name_of_the_game_may_be_added() {
+    let dir = tempfile::tempdir().unwrap();
+    let l = with_overlays(
+        dir.path(),
+        "mediterranea",
+        &["game: mediterranea
+title: Additions
+changes:
+  - path: tables.arrivals.Gauls
+    item: { turn: 2 }
+    merge: { ships: true }
+  - path: tables.victory.white
+    item: 0
+    merge: { areas: { Frisia: 1 } }
+  - path: tables.increase_multipliers
+    append: { nation: Saxons, turn: 12, times: 2 }
+"],
+    )
+    .unwrap();
+    let t = &l.engine.game.tables;
+    assert_eq!(t["arrivals"]["Gauls"][0]["ships"], true);
+    assert_eq!(t["victory"]["white"][0]["areas"]["Frisia"], 1);
+    assert_eq!(t["increase_multipliers"][0]["times"], 2);
+    assert!(l.warnings.is_empty(), "{:?}", l.warnings);
+}
+
+/// A leader serves one nation-turn and leaves the game [5.2], [5.7]: an
+/// overlay that gives him a second turn, or another nation's armies, is
+/// refused when the rules prepare the chart, naming the overlay and the
+/// entry.
+#[test]
+fn a_leader_given_a_second_turn_or_another_nation_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = with_overlays(
+        dir.path(),
+        "mediterranea",
+        &["game: mediterranea
+title: Stilicho again
+changes:
+  - path: tables.arrivals.Romans
+    append: { turn: 3, armies: 1, at: [Rome], leader: Stilicho, P: true }
+"],
+    )
+    .err()
+    .expect("a second turn is refused");
+    let file = dir.path().join("overlay0.yaml").display().to_string();
+    assert!(
+        err.contains(&format!("game.yaml with the overlays {file}"))
+            && err.contains(
+                "tables.arrivals.Romans.3 gives Stilicho a second turn: he already took the \
+                 field in turn 2 (pulse 1, tables.arrivals.Romans.0)"
+            ),
+        "{err}"
+    );
+    let err = with_overlays(
+        dir.path(),
+        "mediterranea",
+        &["game: mediterranea
+title: Stilicho leads the Gauls
+changes:
+  - path: tables.arrivals.Gauls
+    item: { turn: 2 }
+    merge: { leader: Stilicho }
+"],
+    )
+    .err()
+    .expect("another nation's leader is refused");
+    assert!(
+        err.contains(
+            "tables.arrivals.Gauls.0 gives Stilicho to the Gauls, but Stilicho leads the Romans"
+        ),
+        "{err}"
+    );
+}
+
+/// A package whose rules read `tables.combat.hits` and nothing else of
+/// the tables, for overlays that edit data no rule reads.
+fn unread_probe(dir: &Path) -> String {
+    let root = dir.join("unread-probe");
+    write(
+        &root.join("game.yaml"),
+        "id: unread-probe\ntitle: Unread probe\n\
+         players: [{ id: blue, name: Blue }, { id: red, name: Red }]\n\
+         phases: { p: { kind: script } }\nflow: [p]\n\
+         tables: { combat: { hits: 5, note: 1 } }\nscripts: [rules.lua]\n",
+    );
+    write(
+        &root.join("rules.lua"),
+        "phases.p = { run = function(frame)\n  vars.set('h', tables.combat.hits)\n\
+         \x20 game.finish{ winner = 'blue', reason = 'done' }\nend }\n",
+    );
+    root.display().to_string()
+}
+
+/// An edit of data no rule reads loads, with a warning at the change's
+/// line; `check` shows it, and `simulate` shows it once however many
+/// threads load the game.
+#[test]
+fn an_edit_of_data_no_rule_reads_is_a_warning_shown_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = unread_probe(dir.path());
+    let overlay = dir.path().join("note.yaml");
+    write(
+        &overlay,
+        "game: unread-probe\ntitle: A note\nchanges:\n  - path: tables.combat.hits\n    set: 4\n\
+         \x20 - path: tables.combat.note\n    set: 2\n",
+    );
+    let overlay = overlay.display().to_string();
+    let request = Request {
+        target: package.clone(),
+        options: vec![],
+        overlays: vec![overlay.clone()],
+    };
+    let l = load(&Catalog::embedded(), &request).unwrap();
+    let warnings: Vec<String> = l.warnings.iter().map(ToString::to_string).collect();
+    let expected = format!(
+        "{overlay}:6:11: no rule reads 'note' (no Lua file of the package names it): this \
+         change edits data that changes nothing in a game"
+    );
+    assert_eq!(warnings, std::slice::from_ref(&expected));
+
+    let o = portolan(&["check", &package, "--overlay", &overlay]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{o:?}");
+    assert!(out.contains(&format!("warning: {expected}")), "{out}");
+
+    let o = portolan(&[
+        "simulate",
+        &package,
+        "--overlay",
+        &overlay,
+        "--games",
+        "4",
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.matches(&expected).count(), 1, "{err}");
 }
 
 #[test]

@@ -20,6 +20,7 @@ end
 function prepare()
   map.prepare()
   nations.prepare()
+  reinforcement.prepare()
 end
 
 phases.setup = { run = function() sequence.setup() end }

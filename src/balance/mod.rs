@@ -115,6 +115,8 @@ pub fn balance(catalog: &Catalog, b: &Balance) -> Result<String, String> {
     for v in &variants {
         let request = v.request(&b.request);
         let loaded = load(catalog, &request).map_err(|e| format!("variant {}: {e}", v.name))?;
+        // Once a variant; the threads' own loads say nothing.
+        eprint!("{}", loaded.warning_lines());
         let g = &loaded.engine.game;
         if g.id != game.id {
             return Err(format!(

@@ -62,14 +62,17 @@ pub fn list(catalog: &Catalog) -> Result<String, String> {
 }
 
 /// `portolan check TARGET...`: every error of every target, or a summary.
-pub fn check(catalog: &Catalog, targets: &[String]) -> Result<String, String> {
+pub fn check(catalog: &Catalog, targets: &[String], overlays: &[String]) -> Result<String, String> {
     let mut out = String::new();
     let mut errors = Vec::new();
     for t in targets {
-        match check_target(catalog, t) {
+        match check_target(catalog, t, overlays) {
             Ok(checked) => {
-                for c in checked {
+                for c in checked.passed {
                     out += &format!("ok  {}\n", echo(&c));
+                }
+                for w in checked.warnings {
+                    out += &format!("warning: {w}\n");
                 }
             }
             Err(e) => errors.push(e.to_string()),

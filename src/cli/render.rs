@@ -40,6 +40,7 @@ pub fn render(catalog: &Catalog, r: &Render) -> Result<String, String> {
     // Refused before a save is replayed to draw it.
     check_writable(&r.svg).map_err(|e| format!("--svg {e}"))?;
     let loaded = load(catalog, &r.request).map_err(|e| e.to_string())?;
+    eprint!("{}", loaded.warning_lines());
     let (loaded, state) = match &r.save {
         Some(path) => {
             let current = Current {

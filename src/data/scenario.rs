@@ -9,6 +9,7 @@ use crate::untrusted::echo;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
+use std::collections::BTreeSet;
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -112,14 +113,18 @@ pub fn fold(base: Option<Scenario>, id: &str, file: &ScenarioFile, path: &str) -
 
 /// Applies a scenario's overrides, then the overlays, to a game file.
 /// Errors name the scenario or overlay file, and the line and column of
-/// each bad key or value.
+/// each bad key or value. `names` are those the package's Lua reads the
+/// data by, which the overlays' keys are weighed against
+/// ([`Overlay::apply`]); the warnings returned are the overlays' changes
+/// of data no rule reads.
 pub fn apply_overrides(
     game: &GameFile,
     overrides: &[(String, Outline)],
     overlays: &[Overlay],
-) -> Result<GameFile, DataErrors> {
+    names: &BTreeSet<String>,
+) -> Result<(GameFile, Vec<DataError>), DataErrors> {
     if overrides.is_empty() && overlays.is_empty() {
-        return Ok(game.clone());
+        return Ok((game.clone(), Vec::new()));
     }
     let mut value = serde_json::to_value(game).expect("a game file serializes");
     let mut errors = Vec::new();
@@ -137,21 +142,24 @@ pub fn apply_overrides(
         }
         merge(&mut value, &patch);
     }
+    let mut warnings = Vec::new();
     for overlay in overlays {
-        if let Err(e) = overlay.apply(&mut value) {
-            errors.extend(e.0);
+        match overlay.apply(&mut value, names) {
+            Ok(w) => warnings.extend(w),
+            Err(e) => errors.extend(e.0),
         }
     }
     if !errors.is_empty() {
         return Err(DataErrors(errors));
     }
-    crate::data::yaml::from_tree(value, |path, key| {
+    let file = crate::data::yaml::from_tree(value, |path, key| {
         overlays
             .iter()
             .rev()
             .find_map(|o| o.place(path))
             .unwrap_or_else(|| place_in(overrides, path, key))
-    })
+    })?;
+    Ok((file, warnings))
 }
 
 /// What a scenario's `tables` override writes that the game does not

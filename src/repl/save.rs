@@ -420,6 +420,8 @@ fn under_current_rules(s: &Current, file: &SaveFile) -> Result<(Loaded, Request)
         scenario,
         options: file.options.clone(),
         overlays,
+        // The overlays' warnings were shown when the game was first played.
+        warnings: Vec::new(),
     };
     Ok((loaded, request))
 }

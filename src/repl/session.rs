@@ -265,6 +265,7 @@ impl Session {
                 .map(|o| crate::untrusted::echo(&o.label).into_owned())
                 .collect();
             out += &format!("overlays: {}\n", labels.join(", "));
+            out += &self.loaded.warning_lines();
         }
         out += &format!("seed: {}\n", self.seed_text());
         out += &format!("seats: {}\n", self.seat_summary());

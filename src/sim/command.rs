@@ -43,6 +43,8 @@ pub struct Simulate {
 pub fn simulate(catalog: &Catalog, s: &Simulate) -> Result<String, String> {
     let out = s.shard.map(|shard| shard_output(s, shard)).transpose()?;
     let loaded = load(catalog, &s.request).map_err(|e| e.to_string())?;
+    // Once, from this first load; the threads' own loads say nothing.
+    eprint!("{}", loaded.warning_lines());
     let game = &loaded.engine.game;
     let players: Vec<String> = game.players.iter().map(|p| p.id.clone()).collect();
     let info = RunInfo {

@@ -53,6 +53,35 @@ function M.available(entry)
   return false
 end
 
+-- [5.2], [5.5], [5.7] A leader takes the field once, with his own nation,
+-- and leaves the game at the end of that nation-turn (or of its double
+-- move): the chart may name him in one pulse of one turn only, so a chart
+-- (or a balance overlay) that gives him a second turn, or another nation's
+-- armies, is refused at load instead of doing nothing. Several entries of
+-- one pulse may name him (the variants of a half-map scenario). `served`
+-- keeps where each leader was met; `i` is the entry's place in the
+-- nation's list, from 1 (the data path numbers items from 0).
+local function check_leader(served, leader, nation, turn, pulse, i)
+  local where = string.format("tables.arrivals.%s.%d", nation, i - 1)
+  local own = leader_nation[leader]
+  if own == nil then
+    error(string.format("%s names the leader %s, but no piece kind %s has attrs.leader_of: "
+      .. "add the leader's kind to pieces.kinds", where, leader, leader), 0)
+  elseif own ~= nation then
+    error(string.format("%s gives %s to the %s, but %s leads the %s (attrs.leader_of): "
+      .. "a leader joins only his own nation's armies", where, leader, nation, leader, own), 0)
+  end
+  local first = served[leader]
+  if first == nil then
+    served[leader] = { turn = turn, pulse = pulse, where = where }
+  elseif first.turn ~= turn or first.pulse ~= pulse then
+    error(string.format("%s gives %s a second turn: he already took the field in turn %d "
+      .. "(pulse %d, %s) and leaves the game after it [5.2], [5.7]; give this turn another "
+      .. "leader (a piece kind with attrs.leader_of: %s)",
+      where, leader, first.turn, first.pulse, first.where, nation), 0)
+  end
+end
+
 function M.prepare()
   for i, nation in ipairs(tables.turn_order) do
     M.order[i] = nation
@@ -70,13 +99,17 @@ function M.prepare()
   for _, s in ipairs(tables.scenario.suffixes or {}) do
     accepted[s] = true
   end
+  local served = {}
   for _, nation in ipairs(M.order) do
-    for _, entry in ipairs(rawget(tables.arrivals, nation) or {}) do
+    for i, entry in ipairs(rawget(tables.arrivals, nation) or {}) do
       if M.available(entry) then
         for _, turn in ipairs(entry.turns or { entry.turn }) do
           local list = chart[nation][turn] or {}
           chart[nation][turn] = list
           list[#list + 1] = entry
+          if entry.leader then
+            check_leader(served, entry.leader, nation, turn, entry.pulse or 1, i)
+          end
         end
         if entry.leader then
           permanent[entry.leader] = entry.P == true
@@ -96,6 +129,7 @@ function M.sort(list)
 end
 
 function M.faction(nation) return faction[nation] end
+function M.in_order(nation) return rank[nation] ~= nil end
 function M.starts_nomadic(nation) return nomadic[nation] == true end
 function M.leaders(nation) return leaders_of[nation] or {} end
 function M.leader_nation(leader) return leader_nation[leader] end

@@ -29,14 +29,43 @@ local function give(nation)
   return id
 end
 
--- [6.4.1] Population increase points the nation earns now.
+-- Balance multipliers of the points a nation earns in a turn
+-- (`tables.increase_multipliers`, empty in the chart): nation -> turn ->
+-- times. Britannia's designer gives the Saxons double increase points in
+-- one round; an overlay says the same here in one line of YAML.
+local multiplier = {}
+
+function M.prepare()
+  for i, row in ipairs(tables.increase_multipliers) do
+    local where = string.format("tables.increase_multipliers.%d", i - 1)
+    if not nations.in_order(row.nation) then
+      error(string.format("%s names %s, which is no nation of tables.turn_order",
+        where, tostring(row.nation)), 0)
+    end
+    if math.type(row.turn) ~= "integer" or type(row.times) ~= "number" or row.times < 0 then
+      error(string.format("%s needs a whole turn number and times, a number from 0 "
+        .. "(like { nation: Saxons, turn: 12, times: 2 })", where), 0)
+    end
+    local turns = multiplier[row.nation] or {}
+    multiplier[row.nation] = turns
+    turns[row.turn] = (turns[row.turn] or 1) * row.times
+  end
+end
+
+-- [6.4.1] Population increase points the nation earns now: its marker,
+-- plus the points of the areas it holds (times the turn's multiplier, if
+-- any; the fraction is dropped).
 function M.points(nation)
   local half = chart_half(nation)
-  local total = get("pop:" .. nation) or 0
+  local earned = 0
   for _, area in ipairs(armies.areas_of(nation)) do
-    total = total + (armies.alone(nation, area) and half.alone or half.shared)
+    earned = earned + (armies.alone(nation, area) and half.alone or half.shared)
   end
-  return total
+  local times = multiplier[nation] and multiplier[nation][get("turn")]
+  if times then
+    earned = floor(earned * times)
+  end
+  return (get("pop:" .. nation) or 0) + earned
 end
 
 -- The work of a pulse's reinforcement, in order: removals and

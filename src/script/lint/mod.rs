@@ -14,14 +14,20 @@
 //! ([`known`]). Each finding is certain: a table the check cannot follow
 //! is not checked. A file Lua cannot parse is left to the loader, which
 //! reports its syntax error.
+//!
+//! [`read_by_name`] answers another question from the same sources: the
+//! names the rules can read the data by, which balance overlays' keys are
+//! weighed against.
 
 mod facts;
 mod judge;
 mod known;
+mod names;
 mod walk;
 
 pub use judge::Finding;
 pub use known::KnownGlobals;
+pub use names::read_by_name;
 
 use crate::data::error::{DataError, DataErrors};
 use crate::data::package::Package;
