@@ -297,6 +297,11 @@ function game.current_player() end
 ---@return string
 function game.player_name(player) end
 
+---A piece kind's name for messages, from game.yaml (its `name:`, else its id with spaces for underscores).
+---@param kind string
+---@return string
+function game.kind_name(kind) end
+
 ---Whether an optional rule is on.
 ---@param id string
 ---@return boolean

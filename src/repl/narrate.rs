@@ -1,21 +1,31 @@
 //! Events in plain words, for one viewer: a hidden piece is "a Red piece",
-//! a visible one "Red Destroyer".
+//! a visible one "Red Destroyer", a named one ("Side A Defiance") by the
+//! name its `name` attribute gives it. Kinds, spaces and pools read by
+//! the names the data gives them, never by their ids.
 
 use crate::kernel::engine::Engine;
 use crate::kernel::event::{Event, Outcome, Resolved};
 use crate::kernel::game::Game;
 use crate::kernel::piece::PieceId;
+use crate::kernel::value::Value;
 use crate::kernel::view::View;
+use crate::render::pieces::NAME;
 
-/// A piece as the viewer may name it.
+/// A piece as the viewer may name it: its own name where it has one the
+/// viewer sees (the drawings' [`NAME`] attribute), else its kind's.
 pub fn piece_name(engine: &Engine, view: &View, id: PieceId) -> String {
     let g = &engine.game;
     let p = view.piece(id);
     let owner = p.owner.map(|o| g.players[o.0 as usize].name.clone());
-    match (owner, p.kind) {
-        (Some(o), Some(k)) => format!("{o} {}", g.kind(k).name),
+    let own_name = match p.attrs.get(NAME) {
+        Some(Value::Str(s)) => Some(s.as_str()),
+        _ => None,
+    };
+    let what = own_name.or_else(|| p.kind.map(|k| g.kind(k).label.as_str()));
+    match (owner, what) {
+        (Some(o), Some(w)) => format!("{o} {w}"),
         (Some(o), None) => format!("a {o} piece"),
-        (None, Some(k)) => g.kind(k).name.clone(),
+        (None, Some(w)) => w.to_string(),
         (None, None) => "a piece".to_string(),
     }
 }
@@ -45,7 +55,7 @@ pub fn narrate_all(engine: &Engine, view: &View, events: &[Event]) -> Vec<String
 /// One event in words; `None` for events not worth a line.
 pub fn narrate(engine: &Engine, view: &View, event: &Event) -> Option<String> {
     let g = &engine.game;
-    let space = |s| g.board.name(s);
+    let space = |s| g.board.label(s);
     let name = |id| piece_name(engine, view, id);
     Some(match event {
         Event::Placed { piece, to } => format!("{} set up on {}", name(*piece), space(*to)),
@@ -87,11 +97,9 @@ pub fn narrate(engine: &Engine, view: &View, event: &Event) -> Option<String> {
             g.players[player.0 as usize].name,
             space(*target)
         ),
-        Event::Removed { piece, from } => format!(
-            "{} removed from {}",
-            name(*piece),
-            engine.location_name(*from)
-        ),
+        Event::Removed { piece, from } => {
+            format!("{} removed from {}", name(*piece), g.location_label(*from))
+        }
         Event::Passed { player } => format!(
             "{} has no legal action and passes",
             g.players[player.0 as usize].name

@@ -81,7 +81,7 @@ pub fn board(engine: &Engine, view: &View, colour: bool) -> String {
         }
         None => areas(engine, view, colour, &mut out),
     }
-    for (i, pool) in g.pools.iter().enumerate() {
+    for (i, pool) in g.pool_labels.iter().enumerate() {
         let mut here: Vec<&PieceView> = view
             .pieces
             .iter()
@@ -145,7 +145,7 @@ fn areas(engine: &Engine, view: &View, colour: bool, out: &mut String) {
             regions
                 .entry(g.board.space(id).region.as_deref())
                 .or_default()
-                .push(format!("{:<18} {}", g.board.name(id), here.join(" ")));
+                .push(format!("{:<18} {}", g.board.label(id), here.join(" ")));
         }
     }
     if regions.is_empty() {
@@ -167,7 +167,7 @@ fn legend(engine: &Engine, view: &View, out: &mut String) {
     let mut kinds: Vec<String> = g
         .kinds
         .iter()
-        .map(|k| format!("{}={}", k.short, k.name))
+        .map(|k| format!("{}={}", k.short, k.label))
         .collect();
     kinds.dedup();
     let hidden = view.pieces.iter().any(|p| p.kind.is_none());
