@@ -852,6 +852,7 @@ fn every_example_help_shows_is_accepted() {
         "help reload",
         "moves",
         "board",
+        "board full",
         "show c4",
         "show #12",
         "log",

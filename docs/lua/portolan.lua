@@ -226,9 +226,9 @@ function cards.draw(deck, to, player, discard) end
 
 dice = {}
 
----The total of a roll (`"2D6"`, `"1D6x5"`, `"1D6+3"`, `"coin"`).
+---The total of a roll (`"2D6"`, `"1D6x5"`, `"1D6+3"`, `"coin"`); `why` labels it in the log, `false` keeps it out (the rules tell it in their own line).
 ---@param notation string
----@param why? string
+---@param why? string|false
 ---@return integer
 function dice.roll(notation, why) end
 

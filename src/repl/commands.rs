@@ -44,9 +44,9 @@ pub const COMMANDS: &[Command] = &[
     ),
     cmd(
         "board",
-        "board",
-        "show the board from the current point of view",
-        &["board"],
+        "board [full]",
+        "show the board from the current point of view (a long one summed up; 'board full' draws it whole)",
+        &["board", "board full"],
     ),
     cmd(
         "show",
@@ -299,7 +299,11 @@ fn dispatch(s: &mut Session, line: &str, word: Option<&str>) -> Result<String, S
         "" => Ok(String::new()),
         "help" | "?" => help(s, rest),
         "moves" => Ok(play::moves(s)),
-        "board" => Ok(s.status()),
+        "board" if rest.is_empty() => Ok(s.status()),
+        "board" if rest == "full" => Ok(s.full_screen()),
+        "board" => Err(format!(
+            "'board {rest}': 'board' shows the screen, 'board full' the whole board"
+        )),
         "show" if rest.is_empty() => Ok(s.status()),
         "show" => show::show(s, rest),
         "log" => show::log(s, rest),

@@ -41,13 +41,27 @@ pub fn narrate_all(engine: &Engine, view: &View, events: &[Event]) -> Vec<String
             then.pieces[piece.0 as usize].owner = *from;
         }
     }
-    events
+    let lines: Vec<String> = events
         .iter()
         .filter_map(|e| {
             if let Event::OwnerChanged { piece, to, .. } = e {
                 then.pieces[piece.0 as usize].owner = *to;
             }
             narrate(engine, &then, e)
+        })
+        .collect();
+    counted(lines)
+}
+
+/// Lines told once each: a run of the same line (six armies lost in a
+/// row, three armies moved between the same areas) is one line with its
+/// count, `... (6 times)`, so a log reads as what happened, not as a tally.
+fn counted(lines: Vec<String>) -> Vec<String> {
+    lines
+        .chunk_by(|a, b| a == b)
+        .map(|run| match run.len() {
+            1 => run[0].clone(),
+            n => format!("{} ({n} times)", run[0]),
         })
         .collect()
 }
@@ -202,5 +216,26 @@ pub fn result(g: &Game, o: &Outcome) -> String {
                 .collect();
             format!("no winner; scores {}", each.join(", "))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_run_of_the_same_line_is_told_once_with_its_count() {
+        let lost = "Every Romans army is on the map: the army is lost.";
+        let mut lines = vec!["Turn 3: the Romans.".to_string()];
+        lines.extend(std::iter::repeat_n(lost.to_string(), 6));
+        lines.push("Turn 3: the Franks.".to_string());
+        lines.push(lost.to_string());
+        assert_eq!(
+            super::counted(lines),
+            [
+                "Turn 3: the Romans.".to_string(),
+                format!("{lost} (6 times)"),
+                "Turn 3: the Franks.".to_string(),
+                lost.to_string(),
+            ]
+        );
     }
 }

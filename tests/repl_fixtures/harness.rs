@@ -110,6 +110,7 @@ fn until_prompt(rest: &str) -> &str {
         "\nnorth> ",
         "\nsouth> ",
         "\nconvoy> ",
+        "\nwhite> ",
         "\ngame over> ",
         "\n[",
     ]
