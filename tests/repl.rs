@@ -369,8 +369,15 @@ fn odds_are_exact_for_dice_and_the_combat_table() {
         base.contains("Cruiser      Cruiser          0%     0%     0%   100%"),
         "{base}"
     );
+    assert!(
+        base.starts_with("attack results in the Sailing phase, optional rules: none\n"),
+        "the table and the phase by their names, not their ids: {base}"
+    );
     let coin = reply(&out, "odds attack_results");
-    assert!(coin.contains("coin-equal"), "{coin}");
+    assert!(
+        coin.contains("optional rules: Coin flip for equal types"),
+        "{coin}"
+    );
     assert!(
         coin.contains("Cruiser      Cruiser         50%     0%    50%     0%"),
         "{coin}"
@@ -846,6 +853,7 @@ fn every_example_help_shows_is_accepted() {
         "moves",
         "help moves",
         "board",
+        "board full",
         "show c4",
         "show #12",
         "log",

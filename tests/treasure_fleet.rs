@@ -1016,8 +1016,10 @@ fn the_log_names_a_prize_under_the_side_that_owned_it_then() {
     let log = [sail.clone(), taken[0].clone(), sail];
     let view = View::new(&e.game, &won, Viewer::All);
     let lines = narrate_all(&e, &view, &log);
-    assert!(lines[0].starts_with("Side B Ship moved"), "{lines:?}");
-    assert!(lines[1].starts_with("Side A Ship moved"), "{lines:?}");
+    // Each line names the ship by its name, and the square by the battle
+    // board's name, never by the kind or the space's id (`battle.b3`).
+    assert_eq!(lines[0], "Side B Cierva moved d3 -> battle b3", "{lines:?}");
+    assert_eq!(lines[1], "Side A Cierva moved d3 -> battle b3", "{lines:?}");
 }
 
 // ---------------------------------------------------------------- home ports (4)

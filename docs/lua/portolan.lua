@@ -226,9 +226,9 @@ function cards.draw(deck, to, player, discard) end
 
 dice = {}
 
----The total of a roll (`"2D6"`, `"1D6x5"`, `"1D6+3"`, `"coin"`).
+---The total of a roll (`"2D6"`, `"1D6x5"`, `"1D6+3"`, `"coin"`); `why` labels it in the log, `false` keeps it out (the rules tell it in their own line).
 ---@param notation string
----@param why? string
+---@param why? string|false
 ---@return integer
 function dice.roll(notation, why) end
 
@@ -296,6 +296,11 @@ function game.current_player() end
 ---@param player portolan.player
 ---@return string
 function game.player_name(player) end
+
+---A piece kind's name for messages, from game.yaml (its `name:`, else its id with spaces for underscores).
+---@param kind string
+---@return string
+function game.kind_name(kind) end
 
 ---Whether an optional rule is on.
 ---@param id string

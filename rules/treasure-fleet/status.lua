@@ -46,8 +46,9 @@ local function where(id)
   return at .. (attr(id, "docked") and " docked" or " at sea")
 end
 
--- The strategic map: each box its terrain mark and the ships of each
--- side there ("a2b1"); ships on the battle board count in no box.
+-- The strategic map: each box its terrain mark and the count of each
+-- side's ships there, count first ("2A1B"), so that no mark reads as a
+-- box's name (a2); ships on the battle board count in no box.
 local function map(lines)
   local count = {}
   for _, side in ipairs(game.players()) do
@@ -71,14 +72,16 @@ local function map(lines)
       for _, side in ipairs(game.players()) do
         local n = count[box] and count[box][side]
         if n then
-          here = here .. side .. n
+          here = here .. n .. side:upper()
         end
       end
       line = line .. string.format("%-8s", TERRAIN[fleet.box[box][3]] .. here)
     end
     lines[#lines + 1] = line
   end
-  lines[#lines + 1] = "     . sea  * island  # land  H home port; a2 = two ships of side a"
+  local first = game.players()[1]
+  lines[#lines + 1] = string.format("     . sea  * island  # land  H home port; 2%s = two ships of %s", first:upper(),
+    game.player_name(first))
 end
 
 -- Each side's status cards; the cargo only to its own side.
@@ -101,10 +104,10 @@ local function cards_of(lines, viewer)
     if own then
       local faces = {}
       for _, card in ipairs(held) do
-        faces[#faces + 1] = pieces.kind(card)
+        faces[#faces + 1] = game.kind_name(pieces.kind(card))
       end
       table.sort(faces)
-      lines[#lines + 1] = "  hand: " .. table.concat(faces, " ")
+      lines[#lines + 1] = "  hand: " .. table.concat(faces, ", ")
     else
       lines[#lines + 1] = string.format("  hand: %d cards", #held)
     end

@@ -29,9 +29,10 @@ pub struct GameFile {
     pub board: BoardFile,
     #[serde(default)]
     pub pieces: PiecesFile,
-    /// Off-board pools beyond the built-in `reserve` and `eliminated`.
+    /// Off-board pools beyond the built-in `reserve` and `eliminated`:
+    /// an id, or `{ id, name }` where screens should read a name.
     #[serde(default)]
-    pub pools: Vec<String>,
+    pub pools: Vec<PoolFile>,
     #[serde(default)]
     pub zones: BTreeMap<String, ZoneFile>,
     pub phases: BTreeMap<String, PhaseFile>,
@@ -129,9 +130,38 @@ pub struct BoardFile {
     pub grids: BTreeMap<String, NamedGridFile>,
 }
 
+/// A pool as game.yaml declares it: its id alone (`deck`), or its id and
+/// the name screens and logs give it (`{ id: hand_a, name: Side A's hand }`).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum PoolFile {
+    Id(String),
+    Named { id: String, name: String },
+}
+
+impl PoolFile {
+    /// The id scripts and moves use.
+    pub fn id(&self) -> &str {
+        match self {
+            PoolFile::Id(id) | PoolFile::Named { id, .. } => id,
+        }
+    }
+
+    /// The name screens give it, if the file gives one.
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            PoolFile::Id(_) => None,
+            PoolFile::Named { name, .. } => Some(name),
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NamedGridFile {
+    /// How screens name the grid (`Battle board`); its id when absent.
+    #[serde(default)]
+    pub name: Option<String>,
     pub columns: u8,
     pub rows: u8,
     #[serde(default = "sea")]
@@ -195,6 +225,11 @@ pub struct PiecesFile {
     /// Attributes only a piece's owner sees, even when its face is shown.
     #[serde(default)]
     pub private_attrs: Vec<String>,
+    /// The attributes a player reads about a piece (`show #ID`), each with
+    /// the name it reads under (`cp: Combat points`). Any other attribute
+    /// is the rules' bookkeeping and stays off the screen.
+    #[serde(default)]
+    pub shown_attrs: BTreeMap<String, String>,
     /// Kinds by name; `count` pieces of each go to every player's reserve.
     #[serde(default)]
     pub kinds: BTreeMap<String, KindFile>,
@@ -206,6 +241,10 @@ pub struct PiecesFile {
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct KindFile {
+    /// How screens and logs name the kind (`North wind`); its id with
+    /// spaces for underscores when absent.
+    #[serde(default)]
+    pub name: Option<String>,
     /// One or two letters for compact boards.
     #[serde(default)]
     pub short: Option<String>,

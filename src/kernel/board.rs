@@ -93,6 +93,8 @@ pub struct Board {
     edge_kinds: Vec<String>,
     grid: Option<GridSize>,
     named_grids: Vec<(String, GridSize)>,
+    /// How screens name each named grid (`Battle board`), by index.
+    named_grid_labels: Vec<String>,
 }
 
 /// The edge kind every grid edge and every undeclared connection has.
@@ -187,6 +189,7 @@ impl Board {
     ) -> u8 {
         let grid = self.named_grids.len() as u8;
         self.named_grids.push((name.to_string(), size));
+        self.named_grid_labels.push(name.replace('_', " "));
         let first = self.spaces.len();
         for row in 0..size.rows {
             for col in 0..size.columns {
@@ -234,6 +237,17 @@ impl Board {
         &self.named_grids
     }
 
+    /// Gives a named grid the name screens call it by (its id, with spaces
+    /// for underscores, until then).
+    pub fn set_named_grid_label(&mut self, grid: u8, label: &str) {
+        self.named_grid_labels[usize::from(grid)] = label.to_string();
+    }
+
+    /// How screens name a named grid.
+    pub fn named_grid_label(&self, grid: u8) -> &str {
+        &self.named_grid_labels[usize::from(grid)]
+    }
+
     /// Joins two spaces both ways with an edge of the given kind.
     pub fn connect(&mut self, a: SpaceId, b: SpaceId, kind: &str) {
         let kind = intern(&mut self.edge_kinds, kind);
@@ -277,6 +291,28 @@ impl Board {
 
     pub fn name(&self, id: SpaceId) -> &str {
         &self.spaces[id.0 as usize].name
+    }
+
+    /// How screens, logs and drawings name a space: its name, except a
+    /// named grid's cell, which is its cell on that grid (`battle b2` for
+    /// `battle.b2`, read "square b2 of the battle board") so that it is
+    /// told from the main grid's `b2` without showing an id.
+    pub fn label(&self, id: SpaceId) -> String {
+        let space = self.space(id);
+        match space.named_cell {
+            Some(c) => format!(
+                "{} {}",
+                self.named_grid_label(c.grid),
+                cell_name(c.col, c.row)
+            ),
+            None => space.name.clone(),
+        }
+    }
+
+    /// How screens name a space kind: its id with spaces for underscores
+    /// (`battle sea`); the kinds are only ever named by the data's words.
+    pub fn space_kind_label(&self, id: SpaceId) -> String {
+        self.space_kind_name(id).replace('_', " ")
     }
 
     /// Looks a space up by name, ignoring case (users type `B2` and `b2`).
@@ -465,6 +501,14 @@ mod tests {
             "the main grid is untouched"
         );
         assert_eq!(b.named_grids()[0].0, "battle");
+        assert_eq!(
+            b.label(b2),
+            "battle b2",
+            "screens name the cell, not the id"
+        );
+        b.set_named_grid_label(grid, "Battle board");
+        assert_eq!(b.label(b2), "Battle board b2");
+        assert_eq!(b.label(b.find("a1").unwrap()), "a1");
     }
 
     #[test]

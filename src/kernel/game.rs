@@ -32,7 +32,11 @@ pub struct PlayerDef {
 /// A piece kind.
 #[derive(Clone, Debug)]
 pub struct KindDef {
+    /// The id rules, moves and saves use.
     pub name: String,
+    /// How screens, logs and drawings name it: its `name:` in game.yaml
+    /// (see [`label_or_id`]).
+    pub label: String,
     pub short: String,
     /// Pieces of this kind each player starts with in reserve.
     pub count: u16,
@@ -310,11 +314,17 @@ pub struct Game {
     pub first_player: FirstPlayer,
     pub board: Board,
     pub kinds: Vec<KindDef>,
+    /// The pools' ids, as rules and moves name them.
     pub pools: Vec<String>,
+    /// How screens name each pool, by index (see [`label_or_id`]).
+    pub pool_labels: Vec<String>,
     pub start: Vec<StartPiece>,
     pub hidden: bool,
     /// Attributes only a piece's owner sees, whoever sees its face.
     pub private_attrs: Vec<String>,
+    /// The attributes a player reads about a piece, each with the name it
+    /// reads under (game.yaml's `pieces.shown_attrs`), by id.
+    pub shown_attrs: Vec<(String, String)>,
     pub zones: Vec<Zone>,
     pub phases: Vec<Phase>,
     pub flow: Vec<u16>,
@@ -397,6 +407,15 @@ impl Game {
             .iter()
             .position(|p| p == name)
             .map(|i| crate::kernel::piece::PoolId(i as u8))
+    }
+
+    /// How screens, logs and drawings name a place: a space's label
+    /// ([`Board::label`]) or a pool's.
+    pub fn location_label(&self, loc: crate::kernel::piece::Location) -> String {
+        match loc {
+            crate::kernel::piece::Location::Space(s) => self.board.label(s),
+            crate::kernel::piece::Location::Pool(p) => self.pool_labels[usize::from(p.0)].clone(),
+        }
     }
 
     pub fn dice_table(&self, name: &str) -> Option<&DiceTable> {

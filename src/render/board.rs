@@ -20,8 +20,17 @@ const NAME_CHARS: usize = 24;
 /// neighbours.
 pub fn lines_in_box(game: &Game, groups: &Groups, id: SpaceId) -> usize {
     let off_map_neighbours = off_map(&game.board, id) && !game.board.edges(id).is_empty();
-    let name_lines = name_lines(game.board.name(id)).len();
+    let name_lines = name_lines(&box_name(&game.board, id)).len();
     name_lines - 1 + groups.at(Location::Space(id)).len() + usize::from(off_map_neighbours)
+}
+
+/// The name a space's box shows: a named grid's cell by its cell alone
+/// (`a8`: the grid's heading names the board), any other by its label.
+fn box_name(board: &crate::kernel::board::Board, id: SpaceId) -> String {
+    match board.space(id).named_cell {
+        Some(c) => crate::kernel::board::cell_name(c.col, c.row),
+        None => board.label(id),
+    }
 }
 
 /// A space's name as its box shows it: one line, or, when it is longer
@@ -46,7 +55,7 @@ pub fn draw_board(svg: &mut Svg, game: &Game, groups: &Groups, layout: &Layout) 
     if let Some(frame) = layout.grid {
         grid_coordinates(svg, game, frame);
     }
-    for (name, frame) in &layout.named_grids {
+    for (index, (name, frame)) in layout.named_grids.iter().enumerate() {
         svg.text(
             "text",
             &[
@@ -55,7 +64,7 @@ pub fn draw_board(svg: &mut Svg, game: &Game, groups: &Groups, layout: &Layout) 
                 ("x", frame.x.into()),
                 ("y", (frame.y - 6.0).into()),
             ],
-            name,
+            game.board.named_grid_label(index as u8),
         );
     }
     svg.open("g", &[("id", "connections".into())]);
@@ -210,7 +219,7 @@ fn space(svg: &mut Svg, game: &Game, groups: &Groups, layout: &Layout, id: Space
         ("#000000", "bold")
     };
     let mut y = r.y;
-    for line in name_lines(&sp.name) {
+    for line in name_lines(&box_name(b, id)) {
         y += LINE;
         svg.text(
             "text",
@@ -237,7 +246,7 @@ fn space(svg: &mut Svg, game: &Game, groups: &Groups, layout: &Layout, id: Space
         y += LINE;
     }
     if shape == "off-map" {
-        let near: Vec<&str> = b.neighbours(id).map(|n| b.name(n)).collect();
+        let near: Vec<String> = b.neighbours(id).map(|n| b.label(n)).collect();
         if !near.is_empty() {
             svg.text(
                 "text",
@@ -269,7 +278,7 @@ pub fn group_key(g: &Group, index: usize) -> String {
 /// count, with its owner's name first where `with_owner` (in a pool, away
 /// from the map).
 pub fn group_label(game: &Game, g: &Group, with_owner: bool) -> String {
-    let kind = g.kind.map_or("?", |k| game.kind(k).name.as_str());
+    let kind = g.kind.map_or("?", |k| game.kind(k).label.as_str());
     let kind = g.name.as_deref().unwrap_or(kind);
     let count = if g.count > 1 {
         format!(" x{}", g.count)

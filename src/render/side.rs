@@ -3,7 +3,7 @@
 //! with the groups in each, and a legend of every space kind, connection
 //! kind and player colour the board uses.
 
-use crate::kernel::game::Game;
+use crate::kernel::game::{Game, label_or_id};
 use crate::kernel::piece::{Location, PoolId};
 use crate::render::board::{draw_group, group_key, group_label};
 use crate::render::layout::{LINE, Layout, Rect};
@@ -23,7 +23,7 @@ pub fn draw_side(svg: &mut Svg, game: &Game, groups: &Groups, layout: &Layout) -
         heading(svg, x, top - 6.0, "Not on the map");
     }
     y += LINE;
-    for (i, pool) in game.pools.iter().enumerate() {
+    for (i, pool) in game.pool_labels.iter().enumerate() {
         let here = groups.at(Location::Pool(PoolId(i as u8)));
         if here.is_empty() {
             continue;
@@ -95,7 +95,7 @@ fn legend(svg: &mut Svg, game: &Game, x: f32, mut y: f32) -> f32 {
             y,
             "legend-space-kind",
             &space_fill(kind, i).hex(),
-            kind,
+            &label_or_id(None, kind),
         );
         y += LINE;
     }
@@ -132,7 +132,7 @@ fn legend(svg: &mut Svg, game: &Game, x: f32, mut y: f32) -> f32 {
         svg.text(
             "text",
             &[("x", (x + 24.0).into()), ("y", (y + LINE - 4.0).into())],
-            kind,
+            &label_or_id(None, kind),
         );
         svg.close();
         y += LINE;

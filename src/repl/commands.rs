@@ -44,9 +44,9 @@ pub const COMMANDS: &[Command] = &[
     ),
     cmd(
         "board",
-        "board [web [ADDR]]",
-        "show the board from the current point of view; 'board web' serves it live to a browser",
-        &["board", "board web", "board web 127.0.0.1:8080"],
+        "board [full|web [ADDR]]",
+        "show the board from the current point of view (a long one summed up; 'board full' draws it whole, 'board web' serves it live to a browser)",
+        &["board", "board full", "board web", "board web 127.0.0.1:8080"],
     ),
     cmd(
         "show",
@@ -299,10 +299,14 @@ fn dispatch(s: &mut Session, line: &str, word: Option<&str>) -> Result<String, S
         "" => Ok(String::new()),
         "help" | "?" => help(s, rest),
         "moves" => Ok(play::moves(s)),
+        "board" if rest.is_empty() => Ok(s.status()),
+        "board" if rest == "full" => Ok(s.full_screen()),
         "board" if rest.split_whitespace().next() == Some("web") => {
             crate::web::board::open(s, rest["web".len()..].trim())
         }
-        "board" => Ok(s.status()),
+        "board" => Err(format!(
+            "'board {rest}': 'board' shows the screen, 'board full' the whole board, 'board web' a live board in a browser"
+        )),
         "show" if rest.is_empty() => Ok(s.status()),
         "show" => show::show(s, rest),
         "log" => show::log(s, rest),

@@ -11,6 +11,7 @@
 //! `save`, `reload` (both built on the crate's `replay`),
 //! `setup` (options, scenarios, seats, views), `show` (details, log,
 //! sheet), `odds`, `render` and `narrate` (the board and events in words),
+//! `summary` (a board too long for a screen, summed up),
 //! `complete` (the line editor's helper), `confirm` (questions before
 //! showing hidden faces on a shared screen or dropping an unsaved game),
 //! `escape` (untrusted text made safe for the terminal).
@@ -37,6 +38,7 @@ mod screen;
 pub mod session;
 pub mod setup;
 pub mod show;
+pub mod summary;
 mod terminal;
 mod thinking;
 

@@ -1,21 +1,31 @@
 //! Events in plain words, for one viewer: a hidden piece is "a Red piece",
-//! a visible one "Red Destroyer".
+//! a visible one "Red Destroyer", a named one ("Side A Defiance") by the
+//! name its `name` attribute gives it. Kinds, spaces and pools read by
+//! the names the data gives them, never by their ids.
 
 use crate::kernel::engine::Engine;
 use crate::kernel::event::{Event, Outcome, Resolved};
 use crate::kernel::game::Game;
 use crate::kernel::piece::PieceId;
+use crate::kernel::value::Value;
 use crate::kernel::view::View;
+use crate::render::pieces::NAME;
 
-/// A piece as the viewer may name it.
+/// A piece as the viewer may name it: its own name where it has one the
+/// viewer sees (the drawings' [`NAME`] attribute), else its kind's.
 pub fn piece_name(engine: &Engine, view: &View, id: PieceId) -> String {
     let g = &engine.game;
     let p = view.piece(id);
     let owner = p.owner.map(|o| g.players[o.0 as usize].name.clone());
-    match (owner, p.kind) {
-        (Some(o), Some(k)) => format!("{o} {}", g.kind(k).name),
+    let own_name = match p.attrs.get(NAME) {
+        Some(Value::Str(s)) => Some(s.as_str()),
+        _ => None,
+    };
+    let what = own_name.or_else(|| p.kind.map(|k| g.kind(k).label.as_str()));
+    match (owner, what) {
+        (Some(o), Some(w)) => format!("{o} {w}"),
         (Some(o), None) => format!("a {o} piece"),
-        (None, Some(k)) => g.kind(k).name.clone(),
+        (None, Some(w)) => w.to_string(),
         (None, None) => "a piece".to_string(),
     }
 }
@@ -31,7 +41,7 @@ pub fn narrate_all(engine: &Engine, view: &View, events: &[Event]) -> Vec<String
             then.pieces[piece.0 as usize].owner = *from;
         }
     }
-    events
+    let lines: Vec<String> = events
         .iter()
         .filter_map(|e| {
             if let Event::OwnerChanged { piece, to, .. } = e {
@@ -39,13 +49,27 @@ pub fn narrate_all(engine: &Engine, view: &View, events: &[Event]) -> Vec<String
             }
             narrate(engine, &then, e)
         })
+        .collect();
+    counted(lines)
+}
+
+/// Lines told once each: a run of the same line (six armies lost in a
+/// row, three armies moved between the same areas) is one line with its
+/// count, `... (6 times)`, so a log reads as what happened, not as a tally.
+fn counted(lines: Vec<String>) -> Vec<String> {
+    lines
+        .chunk_by(|a, b| a == b)
+        .map(|run| match run.len() {
+            1 => run[0].clone(),
+            n => format!("{} ({n} times)", run[0]),
+        })
         .collect()
 }
 
 /// One event in words; `None` for events not worth a line.
 pub fn narrate(engine: &Engine, view: &View, event: &Event) -> Option<String> {
     let g = &engine.game;
-    let space = |s| g.board.name(s);
+    let space = |s| g.board.label(s);
     let name = |id| piece_name(engine, view, id);
     Some(match event {
         Event::Placed { piece, to } => format!("{} set up on {}", name(*piece), space(*to)),
@@ -87,11 +111,9 @@ pub fn narrate(engine: &Engine, view: &View, event: &Event) -> Option<String> {
             g.players[player.0 as usize].name,
             space(*target)
         ),
-        Event::Removed { piece, from } => format!(
-            "{} removed from {}",
-            name(*piece),
-            engine.location_name(*from)
-        ),
+        Event::Removed { piece, from } => {
+            format!("{} removed from {}", name(*piece), g.location_label(*from))
+        }
         Event::Passed { player } => format!(
             "{} has no legal action and passes",
             g.players[player.0 as usize].name
@@ -194,5 +216,26 @@ pub fn result(g: &Game, o: &Outcome) -> String {
                 .collect();
             format!("no winner; scores {}", each.join(", "))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_run_of_the_same_line_is_told_once_with_its_count() {
+        let lost = "Every Romans army is on the map: the army is lost.";
+        let mut lines = vec!["Turn 3: the Romans.".to_string()];
+        lines.extend(std::iter::repeat_n(lost.to_string(), 6));
+        lines.push("Turn 3: the Franks.".to_string());
+        lines.push(lost.to_string());
+        assert_eq!(
+            super::counted(lines),
+            [
+                "Turn 3: the Romans.".to_string(),
+                format!("{lost} (6 times)"),
+                "Turn 3: the Franks.".to_string(),
+                lost.to_string(),
+            ]
+        );
     }
 }

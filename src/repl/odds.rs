@@ -6,7 +6,7 @@ use crate::data::game_file::PhaseFile;
 use crate::kernel::dice::{DiceExpr, Distribution};
 use crate::kernel::dice_table::DiceTable;
 use crate::kernel::event::Resolved;
-use crate::kernel::game::{CombatEntry, Game, PhaseKind};
+use crate::kernel::game::{CombatEntry, Game, PhaseKind, label_or_id};
 use crate::repl::session::Session;
 use std::fmt::Write;
 
@@ -111,7 +111,7 @@ fn dice_table(table: &DiceTable, modifier: i64) -> Result<String, String> {
     let share = |n: u128| 100.0 * n as f64 / d.total() as f64;
     let mut out = format!(
         "{}: {}{} against the table's rows\n",
-        table.name,
+        table.label,
         table.dice,
         match modifier {
             0 => String::new(),
@@ -159,7 +159,7 @@ fn combat_odds(s: &Session, name: &str) -> Result<String, String> {
             })
             .unwrap_or_else(|| "combat".into());
         if table_name.starts_with(name) || phase.name.starts_with(name) {
-            found.push((phase.name.clone(), table_name, table));
+            found.push((phase.label.clone(), label_or_id(None, &table_name), table));
         }
     }
     let Some((phase, table_name, table)) = found.first() else {
@@ -185,10 +185,17 @@ fn words(r: Resolved) -> &'static str {
     }
 }
 
+/// The odds of every pair, headed by the table's and the phase's names
+/// and the titles of the optional rules in play.
 fn combat_text(g: &Game, phase: &str, table: &str, rows: &[Vec<CombatEntry>]) -> String {
-    let on: Vec<&str> = g.enabled_options();
+    let on: Vec<&str> = g
+        .options
+        .iter()
+        .filter(|o| o.enabled)
+        .map(|o| o.title.as_str())
+        .collect();
     let mut out = format!(
-        "{table} (phase {phase}) with optional rules: {}\n",
+        "{table} in the {phase} phase, optional rules: {}\n",
         if on.is_empty() {
             "none".to_string()
         } else {
@@ -222,8 +229,8 @@ fn combat_text(g: &Game, phase: &str, table: &str, rows: &[Vec<CombatEntry>]) ->
             let _ = writeln!(
                 out,
                 "  {:<12} {:<12} {:>6} {:>6} {:>6} {:>6}   {how}",
-                g.kinds[a].name,
-                g.kinds[d].name,
+                g.kinds[a].label,
+                g.kinds[d].label,
                 cell(p[0]),
                 cell(p[1]),
                 cell(p[2]),

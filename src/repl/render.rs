@@ -3,6 +3,7 @@
 //! maps, the pools, and a legend. A game without a board (a solitaire dice
 //! game) draws nothing here: the rules' status block stands in for it.
 
+use crate::kernel::board::SpaceId;
 use crate::kernel::engine::Engine;
 use crate::kernel::piece::{Location, PieceId, PoolId};
 use crate::kernel::view::{PieceView, View};
@@ -26,7 +27,9 @@ pub fn is_own_colour(params: &str) -> bool {
 }
 
 /// A piece in three characters: owner initial, kind letter (`?` when
-/// hidden), `*` when its face is shown to everyone.
+/// hidden), and, in a game whose faces start hidden, `*` when its face is
+/// shown to everyone (where every face is open, a mark on every piece
+/// would say nothing).
 fn token(engine: &Engine, view: &View, id: PieceId, colour: bool) -> String {
     let g = &engine.game;
     let p = view.piece(id);
@@ -34,7 +37,12 @@ fn token(engine: &Engine, view: &View, id: PieceId, colour: bool) -> String {
         g.players[o.0 as usize].id.chars().next().unwrap_or('?')
     });
     let kind = p.kind.map_or("?".to_string(), |k| g.kind(k).short.clone());
-    let text = format!("{owner}{kind}{}", if p.public { "*" } else { " " });
+    let mark = match (g.hidden, p.public) {
+        (true, true) => "*",
+        (true, false) => " ",
+        (false, _) => "",
+    };
+    let text = format!("{owner}{kind}{mark}");
     match (colour, p.owner) {
         (true, Some(o)) => format!(
             "\x1b[{};1m{text}\x1b[{RESET}m",
@@ -81,7 +89,7 @@ pub fn board(engine: &Engine, view: &View, colour: bool) -> String {
         }
         None => areas(engine, view, colour, &mut out),
     }
-    for (i, pool) in g.pools.iter().enumerate() {
+    for (i, pool) in g.pool_labels.iter().enumerate() {
         let mut here: Vec<&PieceView> = view
             .pieces
             .iter()
@@ -135,17 +143,11 @@ fn areas(engine: &Engine, view: &View, colour: bool, out: &mut String) {
     let g = &engine.game;
     let mut regions: BTreeMap<Option<&str>, Vec<String>> = BTreeMap::new();
     for id in g.board.ids() {
-        let here: Vec<String> = view
-            .pieces
-            .iter()
-            .filter(|p| p.loc == Location::Space(id))
-            .map(|p| token(engine, view, p.id, colour))
-            .collect();
-        if !here.is_empty() {
+        if let Some(line) = space_line(engine, view, id, colour) {
             regions
                 .entry(g.board.space(id).region.as_deref())
                 .or_default()
-                .push(format!("{:<18} {}", g.board.name(id), here.join(" ")));
+                .push(line);
         }
     }
     if regions.is_empty() {
@@ -161,21 +163,34 @@ fn areas(engine: &Engine, view: &View, colour: bool, out: &mut String) {
     }
 }
 
+/// An occupied space of an area map as one line, its name then its
+/// pieces (`Rome               wRo wRo`); `None` when it is empty.
+pub fn space_line(engine: &Engine, view: &View, id: SpaceId, colour: bool) -> Option<String> {
+    let here: Vec<String> = view
+        .pieces
+        .iter()
+        .filter(|p| p.loc == Location::Space(id))
+        .map(|p| token(engine, view, p.id, colour))
+        .collect();
+    (!here.is_empty()).then(|| format!("{:<18} {}", engine.game.board.label(id), here.join(" ")))
+}
+
 /// What the letters mean, for the kinds this board shows.
 fn legend(engine: &Engine, view: &View, out: &mut String) {
     let g = &engine.game;
     let mut kinds: Vec<String> = g
         .kinds
         .iter()
-        .map(|k| format!("{}={}", k.short, k.name))
+        .map(|k| format!("{}={}", k.short, k.label))
         .collect();
     kinds.dedup();
     let hidden = view.pieces.iter().any(|p| p.kind.is_none());
     let _ = writeln!(
         out,
-        "  {}{}, *=revealed",
+        "  {}{}{}",
         kinds.join(" "),
-        if hidden { ", ?=unknown to you" } else { "" }
+        if hidden { ", ?=unknown to you" } else { "" },
+        if g.hidden { ", *=revealed" } else { "" }
     );
 }
 

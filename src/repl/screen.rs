@@ -6,15 +6,27 @@ use crate::kernel::game::PhaseKind;
 use crate::kernel::piece::{Location, RESERVE};
 use crate::kernel::view::{View, Viewer};
 use crate::repl::session::Session;
-use crate::repl::{narrate, render};
+use crate::repl::{narrate, render, summary};
 
 impl Session {
     /// Narrates events not yet shown, for the screen's viewer.
+    /// On a screen whose board is summed up, only the last lines show
+    /// (`log` has them all), so the screen still fits a terminal.
     pub(crate) fn narrate_new(&mut self) -> String {
         let start = self.shown.min(self.state().events.len());
         self.narrated_from.get_or_insert(start);
         self.shown = self.state().events.len();
-        self.narrate_range(start)
+        let narration = self.narrate_range(start);
+        if self.board_too_long() {
+            summary::last_lines(&narration)
+        } else {
+            narration
+        }
+    }
+
+    /// Whether the board, drawn whole, is too long for a screen.
+    fn board_too_long(&self) -> bool {
+        summary::too_long(&render::board(&self.loaded.engine, &self.view(), false))
     }
 
     /// Narrates the events from `start` on, for the screen's viewer.
@@ -37,8 +49,18 @@ impl Session {
         self.shown = self.state().events.len();
     }
 
-    /// The board and whose decision it is.
+    /// The board (summed up when it is too long for a screen) and whose
+    /// decision it is.
     pub(crate) fn status(&self) -> String {
+        self.screen(false)
+    }
+
+    /// `board full`: the screen with the whole board, however long.
+    pub(crate) fn full_screen(&self) -> String {
+        self.screen(true)
+    }
+
+    fn screen(&self, full: bool) -> String {
         let view = self.view();
         let engine = &self.loaded.engine;
         let mut out = String::new();
@@ -55,7 +77,15 @@ impl Session {
             }
             _ => {}
         }
-        out += &render::board(engine, &view, self.colour);
+        let board = render::board(engine, &view, self.colour);
+        let before = self
+            .last_screen
+            .replace(Some(view.pieces.iter().map(|p| p.loc).collect()));
+        if full || !summary::too_long(&board) {
+            out += &board;
+        } else {
+            out += &summary::summary(engine, &view, before.as_deref(), self.colour);
+        }
         let viewer_id = match shown {
             Viewer::Player(p) => engine.game.player_id(p).to_string(),
             Viewer::All | Viewer::Public => String::new(),

@@ -6,7 +6,7 @@
 use crate::bots::{self, Bot, Sight, Watch};
 use crate::data::catalog::Catalog;
 use crate::kernel::action::Action;
-use crate::kernel::piece::PlayerId;
+use crate::kernel::piece::{Location, PlayerId};
 use crate::kernel::rng::GameRng;
 use crate::kernel::state::GameState;
 use crate::kernel::view::Viewer;
@@ -15,7 +15,7 @@ use crate::repl::escape::for_terminal;
 use crate::repl::fresh_dice::Drawn;
 use crate::repl::line::{Kept, Line};
 use crate::repl::{commands, confirm, reload, thinking};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -109,6 +109,10 @@ pub struct Session {
     /// failed since the last reply. A cell, because drawing the screen
     /// (which only reads the game) is where a failing hook is found.
     failed: Cell<bool>,
+    /// Each piece's location on the last screen drawn, so that a summed-up
+    /// board can say which spaces changed since (see `summary`). A cell:
+    /// drawing the screen only reads the game.
+    pub(crate) last_screen: RefCell<Option<Vec<Location>>>,
     pub(crate) seed: u64,
     /// How many events have been narrated already.
     pub(crate) shown: usize,
@@ -190,6 +194,7 @@ impl Session {
             question: None,
             discarding: false,
             failed: Cell::new(false),
+            last_screen: RefCell::new(None),
             seed,
             shown: 0,
             narrated_from: None,

@@ -28,7 +28,11 @@ pub fn show(s: &Session, arg: &str) -> Result<String, String> {
         )
     })?;
     let sp = g.board.space(space);
-    let mut out = format!("{} ({})", sp.name, g.board.space_kind_name(space));
+    let mut out = format!(
+        "{} ({})",
+        g.board.label(space),
+        g.board.space_kind_label(space)
+    );
     if let Some(r) = &sp.region {
         let _ = write!(out, ", region {r}");
     }
@@ -39,7 +43,11 @@ pub fn show(s: &Session, arg: &str) -> Result<String, String> {
     for (k, v) in &sp.attrs {
         let _ = writeln!(out, "  {k} = {v}");
     }
-    let near: Vec<&str> = g.board.neighbours(space).map(|n| g.board.name(n)).collect();
+    let near: Vec<String> = g
+        .board
+        .neighbours(space)
+        .map(|n| g.board.label(n))
+        .collect();
     let _ = writeln!(out, "  next to: {}", near.join(", "));
     let here: Vec<String> = view
         .pieces
@@ -69,9 +77,11 @@ fn piece(s: &Session, id: PieceId) -> String {
         (Some(_), true) => "revealed to everyone",
         (Some(_), false) => "face known to its owner",
     };
-    let _ = writeln!(out, " at {} ({face})", engine.location_name(p.loc));
-    for (k, v) in &p.attrs {
-        let _ = writeln!(out, "  {k} = {v}");
+    let _ = writeln!(out, " at {} ({face})", engine.game.location_label(p.loc));
+    for (attr, label) in &engine.game.shown_attrs {
+        if let Some(v) = p.attrs.get(attr) {
+            let _ = writeln!(out, "  {label}: {v}");
+        }
     }
     let moves: Vec<String> = crate::repl::play::legal(s)
         .into_iter()

@@ -59,7 +59,7 @@ pub fn play_failing(args: &[&str], commands: &str) -> (String, String) {
 }
 
 /// Runs the binary on a command file: success, stdout, stderr.
-fn run(pre: &[&str], args: &[&str], commands: &str) -> (bool, String, String) {
+pub fn run(pre: &[&str], args: &[&str], commands: &str) -> (bool, String, String) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("commands.txt");
     std::fs::write(&file, commands).unwrap();
@@ -110,6 +110,7 @@ fn until_prompt(rest: &str) -> &str {
         "\nnorth> ",
         "\nsouth> ",
         "\nconvoy> ",
+        "\nwhite> ",
         "\ngame over> ",
         "\n[",
     ]

@@ -169,7 +169,9 @@ end
 -- hit only counts for kill points.
 function M.shoot(ctx, shooter, target, victim)
   local c = tables.combat
-  local roll = dice.roll(c.die, shooter .. " shoots at " .. target)
+  -- The shot's line below tells the roll with its modifier and result:
+  -- the roll itself is kept out of the log (false), not told twice.
+  local roll = dice.roll(c.die, false)
   local modifier = M.modifier(shooter, target, ctx.area, ctx.nation)
   local hit = roll + modifier >= c.hits
   if game.narrating() then

@@ -291,9 +291,7 @@ function M.choose(frame, choice)
     local at = string.find(ways, "|" .. to .. "<", 1, true) + #to + 2
     before = string.sub(ways, at, string.find(ways, "|", at, true) - 1)
   end
-  if game.narrating() then
-    game.logf("%s army: %s > %s.", nation, from, to)
-  end
+  -- The kernel tells the move (`White Gauls moved Neustria -> Wessex`).
   M.move(nation, from, to, before)
 end
 

@@ -117,7 +117,11 @@ impl Compiler<'_> {
                     columns: g.columns,
                     rows: g.rows,
                 };
-                board.add_named_grid(name, size, one_kind.unwrap_or(&g.kind), g.diagonals);
+                let grid =
+                    board.add_named_grid(name, size, one_kind.unwrap_or(&g.kind), g.diagonals);
+                if let Some(label) = &g.name {
+                    board.set_named_grid_label(grid, label);
+                }
             }
         }
     }

@@ -53,7 +53,7 @@ pub fn compile(
     let players = c.players(file);
     let board = c.board(file);
     let kinds: Vec<KindDef> = c.kinds(file);
-    let pools = c.pools(file);
+    let (pools, pool_labels) = c.pools(file);
     let mut game = Game {
         id: file.id.clone(),
         title: file.title.clone(),
@@ -64,9 +64,16 @@ pub fn compile(
         board,
         kinds,
         pools,
+        pool_labels,
         start: Vec::new(),
         hidden: file.pieces.hidden,
         private_attrs: file.pieces.private_attrs.clone(),
+        shown_attrs: file
+            .pieces
+            .shown_attrs
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
         zones: Vec::new(),
         phases: Vec::new(),
         flow: Vec::new(),
@@ -358,6 +365,7 @@ impl Compiler<'_> {
             .take(fit)
             .map(|(name, k)| KindDef {
                 name: name.clone(),
+                label: label_or_id(k.name.as_deref(), name),
                 short: k
                     .short
                     .clone()
@@ -376,14 +384,20 @@ impl Compiler<'_> {
             .ok()
     }
 
-    fn pools(&mut self, file: &GameFile) -> Vec<String> {
+    /// The pools' ids and the names screens give them.
+    fn pools(&mut self, file: &GameFile) -> (Vec<String>, Vec<String>) {
         let max = usize::from(u8::MAX) + 1 - BUILTIN_POOLS.len();
         let fit = self.fit("pools", "pools", file.pools.len(), max);
         BUILTIN_POOLS
             .iter()
-            .map(|s| s.to_string())
-            .chain(file.pools.iter().take(fit).cloned())
-            .collect()
+            .map(|&s| (s.to_string(), label_or_id(None, s)))
+            .chain(
+                file.pools
+                    .iter()
+                    .take(fit)
+                    .map(|p| (p.id().to_string(), label_or_id(p.name(), p.id()))),
+            )
+            .unzip()
     }
 
     fn start_pieces(&mut self, file: &GameFile, game: &Game, names: &Declared) -> Vec<StartPiece> {

@@ -23,7 +23,10 @@ pub fn register(lua: &Lua, link: &Link) -> mlua::Result<()> {
 }
 
 /// Rolls dice notation (`3D6`, `1D6x5`, `1D6+3`, `D100`, `coin`) and
-/// returns the total; `why` labels the roll in the log.
+/// returns the total; `why` labels the roll in the log, and `false` keeps
+/// it out of the log, for rules that narrate the roll in their own line
+/// (a shot's die with its modifier and its result), so that one roll is
+/// not told twice.
 static ROLL: Native = Native {
     name: "dice.roll",
     call: |link, a, out| {
@@ -32,10 +35,15 @@ static ROLL: Native = Native {
             Some(dice) => dice,
             None => link.dice(a.str(1)?)?,
         };
-        let why = a.label(2, link.narrating())?;
+        let told_by_rules = a.is_false(2);
+        let why = if told_by_rules {
+            None
+        } else {
+            a.label(2, link.narrating())?
+        };
         link.with_state(|_, s| {
             let (total, faces) = roll(link, s, &dice);
-            if let Some(dice_faces) = faces {
+            if let Some(dice_faces) = faces.filter(|_| !told_by_rules) {
                 s.record(|| Event::Roll {
                     expr: dice.to_string(),
                     dice: dice_faces,

@@ -3,7 +3,7 @@
 
 use super::link::Link;
 use super::native::{ApiError, Native};
-use super::{fail, natives, player_arg, table_to_vars};
+use super::{fail, kind_arg, natives, player_arg, table_to_vars};
 use crate::kernel::engine::Engine;
 use crate::kernel::event::{Event, Outcome};
 use crate::kernel::piece::{EVERYONE, PlayerId, player_bit};
@@ -24,6 +24,7 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<Function> {
             &NEXT_PLAYER,
             &CURRENT_PLAYER,
             &PLAYER_NAME,
+            &KIND_NAME,
             &OPTION,
             &PLY,
         ],
@@ -106,6 +107,17 @@ static PLAYER_NAME: Native = Native {
     call: |link, a, out| {
         let g = link.game()?;
         out.str(&g.players[player_arg(g, a.str(1)?)?.0 as usize].name);
+        Ok(())
+    },
+};
+
+/// A piece kind's name for messages (`North wind` for `Wind_N`), from
+/// game.yaml: what status blocks show instead of the kind's id.
+static KIND_NAME: Native = Native {
+    name: "game.kind_name",
+    call: |link, a, out| {
+        let g = link.game()?;
+        out.str(&g.kind(kind_arg(g, a.str(1)?)?).label);
         Ok(())
     },
 };

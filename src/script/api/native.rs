@@ -340,6 +340,14 @@ impl Args {
     /// Optional argument `i`, a label that only the log reads: its type is
     /// checked on every call, so a mistake shows in a simulation too, but
     /// its text is only read (and checked to be UTF-8) when `wanted`.
+    /// Whether argument `i` is the boolean `false` (a roll the rules
+    /// narrate themselves: `dice.roll("1D6", false)`).
+    pub fn is_false(&self, i: usize) -> bool {
+        // SAFETY: `i` is a valid stack index of the running call, as
+        // `kind` checked.
+        self.kind(i) == ffi::LUA_TBOOLEAN && unsafe { ffi::lua_toboolean(self.l, i as c_int) == 0 }
+    }
+
     pub fn label(&self, i: usize, wanted: bool) -> Result<Option<&str>, ApiError> {
         match self.kind(i) {
             ffi::LUA_TNONE | ffi::LUA_TNIL => Ok(None),
