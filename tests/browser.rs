@@ -40,7 +40,10 @@ fn a_click_on_a_legal_action_plays_it() {
     let browser = driver.session();
     let host = Hosted::start(&["med-convoy", "--seed", "4", "--seat", "red=random"]);
     browser.open(&url(&host, "blue"));
-    browser.wait("the actions", "return document.querySelectorAll('button.action').length > 0;");
+    browser.wait(
+        "the actions",
+        "return document.querySelectorAll('button.action').length > 0;",
+    );
     let before = host.state("blue")["ply"].as_u64().unwrap();
     browser.click("button.action");
     wait_for("the action to be played", || {
@@ -62,10 +65,24 @@ fn two_browsers_see_their_own_pieces_only_and_follow_the_game_without_reloading(
         )
     };
     for (browser, me, other) in [(&blue, "blue", "red"), (&red, "red", "blue")] {
-        browser.wait("the map", "return document.querySelectorAll('#map g.pieces').length > 0;");
-        assert!(browser.run(&count(me, false)).as_u64().unwrap() > 0, "{me} sees its own pieces");
-        assert_eq!(browser.run(&count(me, true)).as_u64().unwrap(), 0, "{me}'s own faces");
-        assert_eq!(browser.run(&count(other, false)).as_u64().unwrap(), 0, "{me} sees {other}'s faces");
+        browser.wait(
+            "the map",
+            "return document.querySelectorAll('#map g.pieces').length > 0;",
+        );
+        assert!(
+            browser.run(&count(me, false)).as_u64().unwrap() > 0,
+            "{me} sees its own pieces"
+        );
+        assert_eq!(
+            browser.run(&count(me, true)).as_u64().unwrap(),
+            0,
+            "{me}'s own faces"
+        );
+        assert_eq!(
+            browser.run(&count(other, false)).as_u64().unwrap(),
+            0,
+            "{me} sees {other}'s faces"
+        );
         assert!(browser.run(&count(other, true)).as_u64().unwrap() > 0);
     }
     // The seat to move clicks; the other page changes with no reload.
@@ -76,7 +93,10 @@ fn two_browsers_see_their_own_pieces_only_and_follow_the_game_without_reloading(
     };
     watcher.run("window.stayed = true; window.seenPly = document.getElementById('turn').textContent; return true;");
     let log_before = watcher.run("return document.getElementById('log').textContent;");
-    mover.wait("the actions", "return document.querySelectorAll('button.action').length > 0;");
+    mover.wait(
+        "the actions",
+        "return document.querySelectorAll('button.action').length > 0;",
+    );
     mover.click("button.action");
     watcher.wait(
         "the other page to follow",

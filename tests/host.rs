@@ -7,7 +7,6 @@
 mod common;
 mod web;
 
-use portolan::kernel::piece::PlayerId;
 use portolan::kernel::state::GameState;
 use portolan::kernel::view::Viewer;
 use portolan::load::{Loaded, Request, load};
@@ -91,7 +90,15 @@ fn an_action_from_the_seat_not_to_move_or_not_legal_is_refused_with_the_repls_re
 /// player, never the all-seeing one while something is hidden from it.
 #[test]
 fn two_remote_seats_play_a_game_to_the_end_and_neither_receives_the_others_secrets() {
-    let mut host = Hosted::start(&["med-convoy", "--seed", "11", "--seat", "blue=remote", "--seat", "red=remote"]);
+    let mut host = Hosted::start(&[
+        "med-convoy",
+        "--seed",
+        "11",
+        "--seat",
+        "blue=remote",
+        "--seat",
+        "red=remote",
+    ]);
     let loaded = loaded("med-convoy");
     let engine = &loaded.engine;
     let mut mirror = engine.new_game(11).unwrap();
@@ -100,7 +107,11 @@ fn two_remote_seats_play_a_game_to_the_end_and_neither_receives_the_others_secre
         for player in ["blue", "red"] {
             let view = host.state(player);
             let svg = view["svg"].as_str().unwrap();
-            assert_eq!(svg, seat_svg(&loaded, &mirror, player), "{player}'s map at step {step}");
+            assert_eq!(
+                svg,
+                seat_svg(&loaded, &mirror, player),
+                "{player}'s map at step {step}"
+            );
             let god = portolan::render::draw(&loaded, &mirror, Viewer::All).svg;
             if svg != god {
                 hidden_seen += 1;
@@ -108,7 +119,10 @@ fn two_remote_seats_play_a_game_to_the_end_and_neither_receives_the_others_secre
             if step % 25 == 0 {
                 let event = first_event(host.addr, &format!("{}/events", host.seat(player)));
                 let event: serde_json::Value = serde_json::from_str(&event).unwrap();
-                assert_eq!(event["svg"], view["svg"], "{player}'s event stream at step {step}");
+                assert_eq!(
+                    event["svg"], view["svg"],
+                    "{player}'s event stream at step {step}"
+                );
             }
         }
         if mirror.result.is_some() {
@@ -151,9 +165,16 @@ fn a_seat_taken_by_a_bot_plays_on_the_server_and_the_save_follows_every_action()
         if view["result"].is_string() {
             break;
         }
-        assert_eq!(view["your_turn"], true, "the bot answered before the page was asked");
+        assert_eq!(
+            view["your_turn"], true,
+            "the bot answered before the page was asked"
+        );
         let action = view["legal"][0]["text"].as_str().unwrap().to_string();
-        assert_eq!(host.post(&format!("{}/action", host.seat("blue")), &action).0, 200);
+        assert_eq!(
+            host.post(&format!("{}/action", host.seat("blue")), &action)
+                .0,
+            200
+        );
         let saved: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
         assert_eq!(saved["seats"]["red"], "greedy");
@@ -187,14 +208,21 @@ fn hostile_clients_cannot_stall_the_other_seats() {
     assert_eq!(status, 429);
     assert_eq!(host.state("red")["seat"], "Red");
     // Garbage, oversized bodies and floods of bad actions get 4xx answers.
-    for junk in [&b"\x00\x01\x02\r\n\r\n"[..], b"GET\r\n\r\n", b"POST / HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n"] {
+    for junk in [
+        &b"\x00\x01\x02\r\n\r\n"[..],
+        b"GET\r\n\r\n",
+        b"POST / HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n",
+    ] {
         let mut s = TcpStream::connect(host.addr).unwrap();
         s.write_all(junk).unwrap();
         let (status, _) = web::read_response(&mut s);
         assert!((400..500).contains(&status) || status == 505, "{status}");
     }
     let big = "x".repeat(100_000);
-    assert_eq!(request(host.addr, "POST", &format!("{blue}/action"), &big).0, 413);
+    assert_eq!(
+        request(host.addr, "POST", &format!("{blue}/action"), &big).0,
+        413
+    );
     for _ in 0..200 {
         let (status, _) = host.post(&format!("{blue}/action"), "{\"json\": [1, 2");
         assert!(status == 409 || status == 422, "{status}");

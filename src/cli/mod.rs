@@ -103,7 +103,10 @@ pub fn play(
 ) -> Result<(), String> {
     let mut session = Session::start(catalog, request, seed, seats)?;
     if let Some(addr) = board {
-        print!("{}", crate::web::board::open(&mut session, &addr.to_string())?);
+        print!(
+            "{}",
+            crate::web::board::open(&mut session, &addr.to_string())?
+        );
     }
     match commands {
         Some(path) => {

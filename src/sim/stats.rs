@@ -123,7 +123,10 @@ mod tests {
     fn a_high_percentile_of_few_games_reaches_the_top_score() {
         let s = ScoreStats::new(vec![-26, 3, 31, 41]).unwrap();
         let at = |p: u8| s.percentiles.iter().find(|(q, _)| *q == p).unwrap().1;
-        assert_eq!((at(1), at(25), at(50), at(75), at(95)), (-26, -26, 3, 31, 41));
+        assert_eq!(
+            (at(1), at(25), at(50), at(75), at(95)),
+            (-26, -26, 3, 31, 41)
+        );
     }
 
     #[test]

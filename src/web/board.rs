@@ -38,7 +38,8 @@ pub fn open(s: &mut Session, addr: &str) -> Result<String, String> {
     let first = screen_view(s, None);
     let server = server::start(listen, vec![door.clone()], vec![first], PAGE, None)?;
     let url = format!("http://{}/seat/{}", server.addr, door.token);
-    let line = format!("the live board is at {url} (open it in a browser; it follows the screen)\n");
+    let line =
+        format!("the live board is at {url} (open it in a browser; it follows the screen)\n");
     s.board = Some(LiveBoard { server, url });
     Ok(line)
 }
@@ -56,7 +57,10 @@ impl Session {
     /// board, if one runs.
     pub(crate) fn publish_board(&self, passing_to: Option<&str>) {
         if let Some(board) = &self.board {
-            board.server.shared.publish(vec![screen_view(self, passing_to)]);
+            board
+                .server
+                .shared
+                .publish(vec![screen_view(self, passing_to)]);
         }
     }
 
@@ -95,16 +99,25 @@ mod tests {
             options: vec![],
             overlays: vec![],
         };
-        let seats = [("blue".to_string(), Seat::Human), ("red".to_string(), Seat::Human)];
+        let seats = [
+            ("blue".to_string(), Seat::Human),
+            ("red".to_string(), Seat::Human),
+        ];
         let mut s = Session::start(Catalog::embedded(), request, Some(3), &seats).unwrap();
         s.welcome();
         let answer = open(&mut s, "").unwrap();
-        let url = answer.split_whitespace().find(|w| w.starts_with("http://")).unwrap();
+        let url = answer
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap();
         s.refresh_board();
         let first = shown(url);
         let holder = first["eyes"].as_str().unwrap().to_string();
         assert!(first["handover"].is_null());
-        assert!(first["legal"].as_array().unwrap().is_empty(), "the board only watches");
+        assert!(
+            first["legal"].as_array().unwrap().is_empty(),
+            "the board only watches"
+        );
         // The holder sets up a piece: the terminal passes to the other.
         let reply = s.execute("place random");
         let (to, _) = reply.pass.expect("the terminal passes");
@@ -119,6 +132,9 @@ mod tests {
         assert_eq!(next["eyes"].as_str().unwrap().to_uppercase(), to);
         // A second 'board web' names the running board.
         assert!(open(&mut s, "").unwrap().contains(url));
-        assert!(open(&mut s, "nowhere").is_ok(), "the running board is named");
+        assert!(
+            open(&mut s, "nowhere").is_ok(),
+            "the running board is named"
+        );
     }
 }

@@ -97,7 +97,12 @@ pub fn host(catalog: Catalog, host: &Host) -> Result<(), String> {
     let opening = session.after_change();
     let doors = remote
         .iter()
-        .map(|&p| Ok(Door { token: token()?, acts_as: Some(p) }))
+        .map(|&p| {
+            Ok(Door {
+                token: token()?,
+                acts_as: Some(p),
+            })
+        })
         .collect::<Result<Vec<_>, String>>()?;
     let (tx, rx) = mpsc::channel();
     let seats_tx = tx.clone();
@@ -109,11 +114,19 @@ pub fn host(catalog: Catalog, host: &Host) -> Result<(), String> {
         Some(Box::new(move |s| seats_tx.send(Input::Seat(s)).is_ok())),
     )?;
     let game = &session.loaded.engine.game;
-    println!("{} ({}): hosting at http://{}", game.title, game.id, server.addr);
+    println!(
+        "{} ({}): hosting at http://{}",
+        game.title, game.id, server.addr
+    );
     println!("seats: {}", seat_summary(&session));
     for d in &doors {
         let p = d.acts_as.expect("a seat's door acts");
-        println!("{:<10}http://{}/seat/{}", game.player_id(p), server.addr, d.token);
+        println!(
+            "{:<10}http://{}/seat/{}",
+            game.player_id(p),
+            server.addr,
+            d.token
+        );
     }
     println!("give each player their own address; type 'help' for the host's commands");
     report_errors(&opening);
@@ -174,7 +187,10 @@ fn seat_summary(s: &Session) -> String {
 
 /// Lines of a REPL answer that report a failure, for the host's terminal.
 fn report_errors(text: &str) {
-    for line in text.lines().filter(|l| l.trim_start().starts_with("error:")) {
+    for line in text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("error:"))
+    {
         println!("{}", line.trim_start());
     }
 }
@@ -223,7 +239,13 @@ impl HostLoop {
         match s.loaded.engine.to_move(s.state()) {
             Some(p) if p == player => {}
             Some(p) => {
-                return Err((409, format!("it is {}'s turn, not yours", game.players[p.0 as usize].name)));
+                return Err((
+                    409,
+                    format!(
+                        "it is {}'s turn, not yours",
+                        game.players[p.0 as usize].name
+                    ),
+                ));
             }
             None => return Err((409, "nobody is to decide".into())),
         }
@@ -241,7 +263,9 @@ impl HostLoop {
                 println!("error: {e}");
             }
         }
-        self.server.shared.publish(views(&self.session, &self.doors));
+        self.server
+            .shared
+            .publish(views(&self.session, &self.doors));
     }
 
     /// What every player sees happen, on the host's terminal.
@@ -288,7 +312,10 @@ impl HostLoop {
         match line {
             "" => {}
             "quit" | "exit" => return false,
-            "board" => print!("{}", render::board(engine, &s.view_as(Viewer::Public), false)),
+            "board" => print!(
+                "{}",
+                render::board(engine, &s.view_as(Viewer::Public), false)
+            ),
             "board all" => {
                 println!("== GOD VIEW: every hidden face is shown: keep it from the players ==");
                 print!("{}", render::board(engine, &s.view_as(Viewer::All), false));

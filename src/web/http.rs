@@ -82,7 +82,10 @@ pub fn parse(reader: &mut impl BufRead) -> Result<Request, Refusal> {
         }
     }
     if length > BODY_LIMIT {
-        return Err(refuse(413, "the body is too large (an action is a few words)"));
+        return Err(refuse(
+            413,
+            "the body is too large (an action is a few words)",
+        ));
     }
     let mut body = vec![0; length];
     reader
@@ -205,14 +208,32 @@ mod tests {
         assert_eq!(status(b"GET / SPDY/3\r\n\r\n"), 505);
         let long = format!("GET /{} HTTP/1.1\r\n\r\n", "a".repeat(LINE_LIMIT));
         assert_eq!(status(long.as_bytes()), 431);
-        let many = format!("GET / HTTP/1.1\r\n{}\r\n", "X: y\r\n".repeat(HEADER_LIMIT + 1));
+        let many = format!(
+            "GET / HTTP/1.1\r\n{}\r\n",
+            "X: y\r\n".repeat(HEADER_LIMIT + 1)
+        );
         assert_eq!(status(many.as_bytes()), 431);
-        let big = format!("POST / HTTP/1.1\r\nContent-Length: {}\r\n\r\n", BODY_LIMIT + 1);
+        let big = format!(
+            "POST / HTTP/1.1\r\nContent-Length: {}\r\n\r\n",
+            BODY_LIMIT + 1
+        );
         assert_eq!(status(big.as_bytes()), 413);
-        assert_eq!(status(b"POST / HTTP/1.1\r\nContent-Length: ten\r\n\r\n"), 400);
-        assert_eq!(status(b"POST / HTTP/1.1\r\nContent-Length: 9\r\n\r\nshort"), 400);
-        assert_eq!(status(b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"), 411);
-        assert_eq!(status(b"POST / HTTP/1.1\r\nContent-Length: 2\r\n\r\n\xff\xfe"), 400);
+        assert_eq!(
+            status(b"POST / HTTP/1.1\r\nContent-Length: ten\r\n\r\n"),
+            400
+        );
+        assert_eq!(
+            status(b"POST / HTTP/1.1\r\nContent-Length: 9\r\n\r\nshort"),
+            400
+        );
+        assert_eq!(
+            status(b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"),
+            411
+        );
+        assert_eq!(
+            status(b"POST / HTTP/1.1\r\nContent-Length: 2\r\n\r\n\xff\xfe"),
+            400
+        );
         assert_eq!(status(b""), 400);
     }
 }

@@ -81,7 +81,10 @@ impl Shared {
                 p.version == seen && !self.closing.load(Ordering::Relaxed)
             })
             .unwrap_or_else(|e| e.into_inner());
-        (p.version, p.views.get(door).cloned().unwrap_or_else(|| "{}".into()))
+        (
+            p.version,
+            p.views.get(door).cloned().unwrap_or_else(|| "{}".into()),
+        )
     }
 }
 
@@ -163,12 +166,10 @@ fn accept(listener: &TcpListener, context: &Arc<Context>) {
             continue;
         };
         let context = Arc::clone(context);
-        let spawned = thread::Builder::new()
-            .stack_size(256 << 10)
-            .spawn(move || {
-                let _slot = slot;
-                serve(stream, &context);
-            });
+        let spawned = thread::Builder::new().stack_size(256 << 10).spawn(move || {
+            let _slot = slot;
+            serve(stream, &context);
+        });
         // Out of threads: the connection is dropped, the server goes on.
         drop(spawned);
     }
@@ -215,13 +216,20 @@ enum Resource {
 
 fn route(stream: &mut TcpStream, request: &Request, context: &Context) -> std::io::Result<()> {
     let Some((door, resource)) = find(context, &request.path) else {
-        return http::respond_text(stream, 404, "no such page: ask the host for your seat's address\n");
+        return http::respond_text(
+            stream,
+            404,
+            "no such page: ask the host for your seat's address\n",
+        );
     };
     let method = request.method.as_str();
     match (resource, method) {
-        (Resource::Page, "GET") => {
-            http::respond(stream, 200, "text/html; charset=utf-8", context.page.as_bytes())
-        }
+        (Resource::Page, "GET") => http::respond(
+            stream,
+            200,
+            "text/html; charset=utf-8",
+            context.page.as_bytes(),
+        ),
         (Resource::State, "GET") => {
             let (_, view) = context.shared.view_after(door, 0, Duration::ZERO);
             http::respond(stream, 200, "application/json", view.as_bytes())
@@ -265,7 +273,10 @@ fn submit(context: &Context, door: usize, body: &str) -> (u16, String) {
     };
     let text = body.trim();
     if text.is_empty() || text.contains(['\n', '\r']) {
-        return (400, "send one action as typed at the REPL, e.g. '1' or 'pass'".into());
+        return (
+            400,
+            "send one action as typed at the REPL, e.g. '1' or 'pass'".into(),
+        );
     }
     let (answer, reply) = mpsc::channel();
     let sent = actions(Submitted {
@@ -287,7 +298,11 @@ fn submit(context: &Context, door: usize, body: &str) -> (u16, String) {
 /// change, until the client goes or the server closes.
 fn events(stream: &mut TcpStream, context: &Context, door: usize) -> std::io::Result<()> {
     let Some(_slot) = Slot::take(&context.streams[door], MAX_STREAMS_PER_DOOR) else {
-        return http::respond_text(stream, 429, "too many event streams for this seat: close a tab\n");
+        return http::respond_text(
+            stream,
+            429,
+            "too many event streams for this seat: close a tab\n",
+        );
     };
     http::start_events(stream)?;
     let mut seen = 0;

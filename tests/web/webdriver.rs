@@ -71,7 +71,9 @@ impl Driver {
     fn call(&self, method: &str, path: &str, body: Option<&Value>) -> Value {
         let body = body.map(Value::to_string).unwrap_or_default();
         let mut stream = TcpStream::connect(self.addr).unwrap();
-        stream.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(120)))
+            .unwrap();
         write!(
             stream,
             "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
@@ -106,7 +108,11 @@ impl Session<'_> {
 
     /// Runs `script` (a function body) in the page and returns its value.
     pub fn run(&self, script: &str) -> Value {
-        self.call("POST", "execute/sync", json!({ "script": script, "args": [] }))
+        self.call(
+            "POST",
+            "execute/sync",
+            json!({ "script": script, "args": [] }),
+        )
     }
 
     /// Waits until `script` returns something other than null or false.
@@ -119,7 +125,11 @@ impl Session<'_> {
 
     /// Clicks the first element `css` finds, as a user would.
     pub fn click(&self, css: &str) {
-        let found = self.call("POST", "element", json!({"using": "css selector", "value": css}));
+        let found = self.call(
+            "POST",
+            "element",
+            json!({"using": "css selector", "value": css}),
+        );
         let element = found
             .as_object()
             .and_then(|o| o.values().next())
@@ -137,7 +147,8 @@ impl Session<'_> {
 
 impl Drop for Session<'_> {
     fn drop(&mut self) {
-        self.driver.call("DELETE", &format!("/session/{}", self.id), None);
+        self.driver
+            .call("DELETE", &format!("/session/{}", self.id), None);
     }
 }
 
@@ -148,7 +159,10 @@ pub fn wait_for<T>(what: &str, mut probe: impl FnMut() -> Option<T>) -> T {
         if let Some(v) = probe() {
             return v;
         }
-        assert!(start.elapsed() < Duration::from_secs(60), "waited a minute for {what}");
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "waited a minute for {what}"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }
