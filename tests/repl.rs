@@ -911,6 +911,7 @@ fn every_example_help_shows_is_accepted() {
         "roll coin",
         "odds 3D6",
         "odds attack",
+        "board web",
     ] {
         example(&mut repl, line);
     }

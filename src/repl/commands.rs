@@ -46,12 +46,7 @@ pub const COMMANDS: &[Command] = &[
         "board",
         "board [full|web [ADDR]]",
         "show the board from the current point of view (a long one summed up; 'board full' draws it whole, 'board web' serves it live to a browser)",
-        &[
-            "board",
-            "board full",
-            "board web",
-            "board web 127.0.0.1:8080",
-        ],
+        &["board", "board full", "board web"],
     ),
     cmd(
         "show",
