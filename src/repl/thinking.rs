@@ -46,6 +46,7 @@ pub fn choose(
     let pick = match shown {
         None => bot.choose(&sight, legal),
         Some(player) => {
+            let _quiet = QuietKeys::on(libc::STDIN_FILENO);
             let chosen = AtomicBool::new(false);
             std::thread::scope(|scope| {
                 scope.spawn(|| show_progress(player, watch, &chosen));
@@ -57,6 +58,44 @@ pub fn choose(
     };
     watch.end();
     pick
+}
+
+/// Keys typed while a bot thinks are not echoed over the progress line:
+/// they wait, unseen, in the terminal's buffer, and the next prompt reads
+/// them. The terminal's settings come back when this is dropped.
+struct QuietKeys {
+    fd: libc::c_int,
+    saved: Option<libc::termios>,
+}
+
+impl QuietKeys {
+    /// Turns echo off on the terminal `fd` (nothing when it is no terminal).
+    fn on(fd: libc::c_int) -> QuietKeys {
+        // SAFETY: termios is plain data, filled by tcgetattr before use;
+        // both calls only read or write the struct passed to them.
+        let saved = unsafe {
+            let mut settings: libc::termios = std::mem::zeroed();
+            if libc::tcgetattr(fd, &mut settings) != 0 {
+                None
+            } else {
+                let saved = settings;
+                settings.c_lflag &= !libc::ECHO;
+                (libc::tcsetattr(fd, libc::TCSANOW, &settings) == 0).then_some(saved)
+            }
+        };
+        QuietKeys { fd, saved }
+    }
+}
+
+impl Drop for QuietKeys {
+    fn drop(&mut self) {
+        if let Some(saved) = &self.saved {
+            // SAFETY: restores settings tcgetattr gave for this terminal.
+            unsafe {
+                libc::tcsetattr(self.fd, libc::TCSANOW, saved);
+            }
+        }
+    }
 }
 
 /// Redraws the progress line until the bot has chosen, then wipes it.
@@ -86,5 +125,52 @@ fn show_progress(player: &str, watch: &Watch, chosen: &AtomicBool) {
         let mut out = std::io::stdout().lock();
         // A line that cannot be wiped leaves a stale line, no more.
         let _ = out.write_all(b"\r\x1b[2K").and_then(|()| out.flush());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn echoes(fd: libc::c_int) -> bool {
+        // SAFETY: as in `QuietKeys::on`.
+        unsafe {
+            let mut settings: libc::termios = std::mem::zeroed();
+            assert_eq!(libc::tcgetattr(fd, &mut settings), 0);
+            settings.c_lflag & libc::ECHO != 0
+        }
+    }
+
+    #[test]
+    fn keys_are_not_echoed_while_a_bot_thinks_and_echo_comes_back_after() {
+        let (mut leader, mut follower) = (0, 0);
+        // SAFETY: openpty fills the two descriptors of a new pseudo-terminal.
+        let opened = unsafe {
+            libc::openpty(
+                &mut leader,
+                &mut follower,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                std::ptr::null(),
+            )
+        };
+        assert_eq!(opened, 0, "a pseudo-terminal for the test");
+        assert!(echoes(follower));
+        {
+            let _quiet = QuietKeys::on(follower);
+            assert!(!echoes(follower));
+        }
+        assert!(echoes(follower));
+        // SAFETY: the descriptors openpty gave, closed once.
+        unsafe {
+            libc::close(leader);
+            libc::close(follower);
+        }
+    }
+
+    #[test]
+    fn what_is_no_terminal_is_left_alone() {
+        let quiet = QuietKeys::on(-1);
+        assert!(quiet.saved.is_none());
     }
 }
