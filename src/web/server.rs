@@ -200,10 +200,21 @@ fn serve(mut stream: TcpStream, context: &Context) {
         Ok(r) => r,
         Err(Refusal { status, reason }) => {
             let _ = http::respond_text(&mut stream, status, &format!("{reason}\n"));
+            linger(&mut stream);
             return;
         }
     };
     let _ = route(&mut stream, &request, context);
+}
+
+/// After refusing a request whose body is still arriving: stop writing
+/// and read a little of what is left, so closing does not reset the
+/// connection before the client has read the refusal.
+fn linger(stream: &mut TcpStream) {
+    const DRAIN: u64 = 1 << 20;
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
+    let _ = std::io::copy(&mut std::io::Read::take(&mut *stream, DRAIN), &mut std::io::sink());
 }
 
 /// What a door's path asks for.
