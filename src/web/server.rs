@@ -214,7 +214,10 @@ fn linger(stream: &mut TcpStream) {
     const DRAIN: u64 = 1 << 20;
     let _ = stream.shutdown(std::net::Shutdown::Write);
     let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
-    let _ = std::io::copy(&mut std::io::Read::take(&mut *stream, DRAIN), &mut std::io::sink());
+    let _ = std::io::copy(
+        &mut std::io::Read::take(&mut *stream, DRAIN),
+        &mut std::io::sink(),
+    );
 }
 
 /// What a door's path asks for.
