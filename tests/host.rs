@@ -8,8 +8,10 @@ mod common;
 mod web;
 
 use portolan::kernel::state::GameState;
-use portolan::kernel::view::Viewer;
+use portolan::kernel::view::{View, Viewer};
 use portolan::load::{Loaded, Request, load};
+use portolan::repl::narrate;
+use portolan::web::views::LOG_EVENTS;
 use std::io::Write;
 use std::net::TcpStream;
 use std::time::Duration;
@@ -22,12 +24,6 @@ fn loaded(target: &str) -> Loaded {
         overlays: vec![],
     };
     load(&common::catalog(), &request).unwrap()
-}
-
-/// The map a seat's view must hold: `render`'s drawing for that player.
-fn seat_svg(loaded: &Loaded, state: &GameState, player: &str) -> String {
-    let p = loaded.engine.game.player_index(player).unwrap();
-    portolan::render::draw(loaded, state, Viewer::Player(p)).svg
 }
 
 #[test]
@@ -84,66 +80,122 @@ fn an_action_from_the_seat_not_to_move_or_not_legal_is_refused_with_the_repls_re
     assert_ne!(host.state(mover)["ply"], ply);
 }
 
-/// Plays a whole hot-seat game through the seats' addresses, and checks
-/// at every step that each seat's view (state and event stream) is the
-/// kernel's view for that seat: its map is `render`'s drawing for that
-/// player, never the all-seeing one while something is hidden from it.
-#[test]
-fn two_remote_seats_play_a_game_to_the_end_and_neither_receives_the_others_secrets() {
-    let mut host = Hosted::start(&[
-        "med-convoy",
-        "--seed",
-        "11",
-        "--seat",
-        "blue=remote",
-        "--seat",
-        "red=remote",
-    ]);
-    let loaded = loaded("med-convoy");
+/// What the kernel lets `player` see of `state`, as a seat's view holds
+/// it: the map (`render` for that player), the rules' status for that
+/// player, and the last events narrated for that player's eyes.
+fn kernel_view(loaded: &Loaded, state: &GameState, player: &str) -> (String, String, Vec<String>) {
     let engine = &loaded.engine;
-    let mut mirror = engine.new_game(11).unwrap();
-    let mut hidden_seen = 0;
-    for step in 0..2000 {
-        for player in ["blue", "red"] {
+    let p = engine.game.player_index(player).unwrap();
+    let view = View::new(&engine.game, state, Viewer::Player(p));
+    let from = view.events.len().saturating_sub(LOG_EVENTS);
+    let log = narrate::narrate_all(engine, &view, &view.events[from..]);
+    let status = engine
+        .status_text(state, player)
+        .map(|r| r.unwrap())
+        .unwrap_or_default();
+    (
+        portolan::render::draw(loaded, state, Viewer::Player(p)).svg,
+        status,
+        log,
+    )
+}
+
+/// What a hot-seat game played through the seats' addresses showed.
+struct Walk {
+    ended: bool,
+    /// Views whose map hid something the all-seeing map shows.
+    hidden: usize,
+    /// Steps at which the seats' status texts differed.
+    private_status: usize,
+}
+
+/// Plays up to `steps` actions (each seat's first listed one) through the
+/// seats' addresses, mirroring them on the kernel, and checks at every
+/// step that each seat's map, status and log are the kernel's for that
+/// seat; every 25 steps, that its event stream carries the same view.
+fn walk(target: &str, seed: u64, players: [&str; 2], steps: usize) -> Walk {
+    let seed_text = seed.to_string();
+    let host = Hosted::start(&[target, "--seed", &seed_text]);
+    let loaded = loaded(target);
+    let engine = &loaded.engine;
+    let mut mirror = engine.new_game(seed).unwrap();
+    let mut walk = Walk {
+        ended: false,
+        hidden: 0,
+        private_status: 0,
+    };
+    for step in 0..=steps {
+        let mut statuses = Vec::new();
+        for player in players {
             let view = host.state(player);
-            let svg = view["svg"].as_str().unwrap();
+            let (svg, status, log) = kernel_view(&loaded, &mirror, player);
+            assert_eq!(view["svg"], svg.as_str(), "{player}'s map at step {step}");
             assert_eq!(
-                svg,
-                seat_svg(&loaded, &mirror, player),
-                "{player}'s map at step {step}"
+                view["status"],
+                status.as_str(),
+                "{player}'s status at step {step}"
             );
-            let god = portolan::render::draw(&loaded, &mirror, Viewer::All).svg;
-            if svg != god {
-                hidden_seen += 1;
+            assert_eq!(
+                view["log"],
+                serde_json::json!(log),
+                "{player}'s log at step {step}"
+            );
+            if svg != portolan::render::draw(&loaded, &mirror, Viewer::All).svg {
+                walk.hidden += 1;
             }
+            statuses.push(status);
             if step % 25 == 0 {
                 let event = first_event(host.addr, &format!("{}/events", host.seat(player)));
                 let event: serde_json::Value = serde_json::from_str(&event).unwrap();
-                assert_eq!(
-                    event["svg"], view["svg"],
-                    "{player}'s event stream at step {step}"
-                );
+                assert_eq!(event, view, "{player}'s event stream at step {step}");
             }
         }
+        if statuses[0] != statuses[1] {
+            walk.private_status += 1;
+        }
         if mirror.result.is_some() {
+            walk.ended = true;
             break;
         }
-        let mover = engine.to_move(&mirror).unwrap();
-        let id = engine.game.player_id(mover).to_string();
-        let view = host.state(&id);
-        let action = view["legal"][0]["text"].as_str().unwrap().to_string();
+        if step == steps {
+            break;
+        }
+        let id = engine
+            .game
+            .player_id(engine.to_move(&mirror).unwrap())
+            .to_string();
+        let action = host.state(&id)["legal"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_string();
         let (status, why) = host.post(&format!("{}/action", host.seat(&id)), &action);
         assert_eq!(status, 200, "{why}");
         let parsed = engine.parse_action(&mirror, &action).unwrap();
         engine.apply(&mut mirror, parsed).unwrap();
     }
-    assert!(mirror.result.is_some(), "the game ended");
-    assert!(hidden_seen > 0, "some views hid something");
-    for player in ["blue", "red"] {
-        assert!(host.state(player)["result"].is_string());
+    if walk.ended {
+        for player in players {
+            assert!(host.state(player)["result"].is_string());
+        }
+        host.expect_line("game over");
     }
-    host.expect_line("game over");
-    host.type_line("quit");
+    walk
+}
+
+#[test]
+fn two_remote_convoy_seats_play_to_the_end_and_neither_receives_the_others_secrets() {
+    let walk = walk("med-convoy", 11, ["blue", "red"], 2000);
+    assert!(walk.ended, "the game ended");
+    assert!(walk.hidden > 0, "some views hid something");
+}
+
+#[test]
+fn treasure_fleet_seats_each_receive_their_own_status_and_never_the_others() {
+    // Hands, cargo and unseen ships' strength are private: each seat's
+    // status is the rules' text for that seat, and the two differ.
+    let walk = walk("treasure-fleet", 3, ["a", "b"], 60);
+    assert!(walk.hidden > 0, "some views hid something");
+    assert!(walk.private_status > 0, "the seats' status texts differ");
 }
 
 #[test]
@@ -180,8 +232,40 @@ fn a_seat_taken_by_a_bot_plays_on_the_server_and_the_save_follows_every_action()
         assert_eq!(saved["seats"]["red"], "greedy");
         assert!(!saved["actions"].as_array().unwrap().is_empty());
     }
-    // A client that comes back finds its seat as it was.
-    assert_eq!(host.state("blue")["svg"], host.state("blue")["svg"]);
+    // A client that comes back (a new event stream) finds its seat as
+    // the server last showed it.
+    let again = first_event(host.addr, &format!("{}/events", host.seat("blue")));
+    let again: serde_json::Value = serde_json::from_str(&again).unwrap();
+    assert_eq!(again, host.state("blue"));
+}
+
+#[test]
+fn seats_that_name_no_player_or_leave_no_remote_seat_are_refused() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_portolan"))
+            .arg("host")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["med-convoy", "--seat", "green=remote"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no player 'green'"));
+    let out = run(&[
+        "med-convoy",
+        "--seat",
+        "blue=random",
+        "--seat",
+        "red=random",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("PLAYER=remote"));
+    let out = run(&["med-convoy", "--seat", "blue"]);
+    assert!(!out.status.success());
+    let out = run(&["med-convoy", "--listen", "not-an-address"]);
+    assert!(!out.status.success());
+    let out = run(&["med-convoy", "--seat", "red=ismcts:zero"]);
+    assert!(!out.status.success());
 }
 
 #[test]

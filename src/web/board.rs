@@ -105,6 +105,9 @@ mod tests {
         ];
         let mut s = Session::start(Catalog::embedded(), request, Some(3), &seats).unwrap();
         s.welcome();
+        let refused = open(&mut s, "nowhere").unwrap_err();
+        assert!(refused.contains("127.0.0.1:8080"), "{refused}");
+        assert!(s.board.is_none(), "a refused address starts nothing");
         let answer = open(&mut s, "").unwrap();
         let url = answer
             .split_whitespace()

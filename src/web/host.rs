@@ -63,32 +63,22 @@ enum Input {
 
 /// Hosts the game until `quit` at the host's terminal (or Ctrl-C).
 pub fn host(catalog: Catalog, host: &Host) -> Result<(), String> {
-    let seats: Vec<(String, Seat)> = host
-        .seats
-        .iter()
-        .map(|(p, s)| {
-            let seat = match s {
-                HostSeat::Remote => Seat::Human,
-                HostSeat::Bot(spec) => Seat::Bot(spec.clone()),
-            };
-            (p.clone(), seat)
-        })
-        .collect();
-    // Every seat not named is remote.
     let mut session = Session::start(catalog, host.request.clone(), host.seed, &[])?;
-    let all_remote: Vec<Seat> = session.seats.iter().map(|_| Seat::Human).collect();
-    session.set_seats(all_remote)?;
-    let mut named = session.seats.clone();
-    for (player, seat) in seats {
+    // Every seat not named is remote.
+    let mut seats = vec![Seat::Human; session.seats.len()];
+    for (player, seat) in &host.seats {
         let p = session
             .loaded
             .engine
             .game
-            .player_index(&player)
-            .ok_or_else(|| format!("--seat: no player '{}'", echo(&player)))?;
-        named[p.0 as usize] = seat;
+            .player_index(player)
+            .ok_or_else(|| format!("--seat: no player '{}'", echo(player)))?;
+        seats[p.0 as usize] = match seat {
+            HostSeat::Remote => Seat::Human,
+            HostSeat::Bot(spec) => Seat::Bot(spec.clone()),
+        };
     }
-    session.set_seats(named)?;
+    session.set_seats(seats)?;
     let remote: Vec<PlayerId> = session.humans();
     if remote.is_empty() {
         return Err("--seat: every seat is a bot; give at least one PLAYER=remote".into());

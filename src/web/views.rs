@@ -14,7 +14,7 @@ use crate::repl::{narrate, play};
 use serde::Serialize;
 
 /// How many of the last events a page's log shows.
-const LOG_EVENTS: usize = 300;
+pub const LOG_EVENTS: usize = 300;
 
 /// One legal action: as the REPL types it, and the space it names (the
 /// `space-N` element of the map), if any.
