@@ -74,7 +74,7 @@ fn simulate_json(extra: &[&str]) -> Value {
 /// The report without what depends on the machine and the clock.
 fn without_timing(mut report: Value) -> Value {
     let map = report.as_object_mut().expect("a JSON object");
-    for key in ["seconds", "playouts_per_sec", "threads"] {
+    for key in ["seconds", "playouts_per_sec", "threads", "thinking"] {
         map.remove(key);
     }
     report
@@ -113,6 +113,53 @@ fn simulate_twice_with_one_seed_gives_the_same_report() {
     assert_eq!(a, b);
     let c = without_timing(simulate_json(&["--games", "200", "--seed", "2"]));
     assert_ne!(a, c, "another seed, other games");
+}
+
+#[test]
+fn simulate_says_how_long_each_bot_thought() {
+    let args = [
+        "simulate",
+        "med-convoy",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--threads",
+        "2",
+    ];
+    let bots = ["--bots", "ismcts:20,random"];
+    let o = portolan(&[&args[..], &bots].concat());
+    assert_success(&o);
+    let err = stderr(&o);
+    let search = err
+        .lines()
+        .find(|l| l.starts_with("  blue (ismcts:20): "))
+        .unwrap_or_else(|| panic!("no line for the search bot:\n{err}"));
+    assert!(search.contains(" s a decision, ") && search.ends_with(" iterations/s"));
+    assert!(
+        !err.contains("red (random)"),
+        "a random bot does not think:\n{err}"
+    );
+
+    let r = simulate_json(&[
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--threads",
+        "2",
+        bots[0],
+        bots[1],
+    ]);
+    let blue = &r["thinking"]["blue"];
+    let decisions = blue["decisions"].as_u64().expect("blue's decisions");
+    assert!(decisions > 0);
+    assert_eq!(
+        blue["iterations"].as_u64(),
+        Some(20 * decisions),
+        "20 a decision"
+    );
+    assert_eq!(r["thinking"]["red"]["iterations"].as_u64(), Some(0));
 }
 
 #[test]

@@ -51,7 +51,7 @@ fn path(dir: &Path, name: &str) -> String {
 fn without_timing(text: &str) -> Value {
     let mut v: Value = serde_json::from_str(text).unwrap();
     let map = v.as_object_mut().unwrap();
-    for key in ["seconds", "playouts_per_sec", "threads"] {
+    for key in ["seconds", "playouts_per_sec", "threads", "thinking"] {
         map.remove(key);
     }
     for variant in map

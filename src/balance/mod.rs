@@ -134,7 +134,7 @@ pub fn balance(catalog: &Catalog, b: &Balance) -> Result<String, String> {
                 .map(|l| l.engine)
                 .map_err(|e| e.to_string())
         };
-        let (results, seconds) =
+        let (results, seconds, _) =
             sim::run(make, &run).map_err(|e| format!("variant {}: {e}", v.name))?;
         played.push(Played {
             name: v.name.clone(),

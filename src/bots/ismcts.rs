@@ -59,6 +59,8 @@ const WIDEN_RATE: f64 = 1.5;
 pub struct IsmctsBot {
     budget: Budget,
     rng: GameRng,
+    /// Iterations run over every decision so far.
+    iterations: u64,
 }
 
 impl IsmctsBot {
@@ -66,6 +68,7 @@ impl IsmctsBot {
         IsmctsBot {
             budget,
             rng: GameRng::new(seed),
+            iterations: 0,
         }
     }
 }
@@ -114,7 +117,7 @@ impl Bot for IsmctsBot {
         }
         let start = Instant::now();
         let engine = sight.engine();
-        let search = quietly(engine, || -> Result<Search, RulesError> {
+        let (search, done) = quietly(engine, || -> Result<(Search, u32), RulesError> {
             let (root_order, heuristic) = greedy_order(sight, legal, &mut self.rng)?;
             let mut search = Search {
                 nodes: vec![Node::new(Action::Pass, sight.seat)],
@@ -138,8 +141,9 @@ impl Bot for IsmctsBot {
                     w.count_iteration();
                 }
             }
-            Ok(search)
+            Ok((search, done))
         })?;
+        self.iterations += u64::from(done);
         let best = search.nodes[0]
             .children
             .iter()
@@ -154,6 +158,10 @@ impl Bot for IsmctsBot {
             .iter()
             .position(|&a| a == best.action)
             .expect("root children are legal actions"))
+    }
+
+    fn iterations(&self) -> u64 {
+        self.iterations
     }
 }
 

@@ -92,6 +92,13 @@ pub trait Bot {
     /// Picks one of the legal actions (by index); `legal` is never empty.
     /// Only a rule script can fail (a bot that asks the rules).
     fn choose(&mut self, sight: &Sight, legal: &[Action]) -> Result<usize, RulesError>;
+
+    /// The search iterations this bot has run over all its decisions
+    /// (what a report's iterations a second count); 0 for bots that do
+    /// not search.
+    fn iterations(&self) -> u64 {
+        0
+    }
 }
 
 /// Makes a bot from its spec (`random`, `greedy`, `ismcts:500`,

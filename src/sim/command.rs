@@ -8,6 +8,7 @@ use crate::sim::counter::Build;
 use crate::sim::metrics::Metrics;
 use crate::sim::report::{Report, Timing};
 use crate::sim::shard::{self, MAX_SHARD_GAMES, RunInfo, ShardFile};
+use crate::sim::thinking::Thinking;
 use crate::sim::{self, Run, Shard, progress, seats};
 use std::path::PathBuf;
 
@@ -67,7 +68,7 @@ pub fn simulate(catalog: &Catalog, s: &Simulate) -> Result<String, String> {
         progress: progress::wanted(),
         ..Run::new(s.games, s.seed, s.threads, info.bots.clone())
     };
-    let (results, coverage, seconds) = if s.coverage {
+    let (results, coverage, seconds, thinking) = if s.coverage {
         let make = |build: Build| {
             let loaded = match build {
                 Build::Counted => load_counted(catalog, &s.request, true),
@@ -80,15 +81,15 @@ pub fn simulate(catalog: &Catalog, s: &Simulate) -> Result<String, String> {
             loaded.map(|l| l.engine).map_err(|e| e.to_string())
         };
         let (results, coverage, seconds) = sim::run_covered(make, &run)?;
-        (results, Some(coverage), seconds)
+        (results, Some(coverage), seconds, Thinking::default())
     } else {
         let make = || {
             load(catalog, &s.request)
                 .map(|l| l.engine)
                 .map_err(|e| e.to_string())
         };
-        let (results, seconds) = sim::run(make, &run)?;
-        (results, None, seconds)
+        let (results, seconds, thinking) = sim::run(make, &run)?;
+        (results, None, seconds, thinking)
     };
     let threads = run.threads_used();
     if let (Some(shard), Some(path)) = (s.shard, out) {
@@ -104,7 +105,11 @@ pub fn simulate(catalog: &Catalog, s: &Simulate) -> Result<String, String> {
     let report = Report {
         metrics: Metrics::of(&info.players, &results),
         run: info,
-        timing: Timing { seconds, threads },
+        timing: Timing {
+            seconds,
+            threads,
+            thinking,
+        },
         coverage,
     };
     Ok(render(&report, s.format))
@@ -146,6 +151,7 @@ pub fn merge(files: &[PathBuf], format: Format) -> Result<String, String> {
         timing: Timing {
             seconds: merged.seconds,
             threads: merged.threads,
+            thinking: Thinking::default(),
         },
         coverage: merged.coverage,
     };
@@ -155,6 +161,9 @@ pub fn merge(files: &[PathBuf], format: Format) -> Result<String, String> {
 fn render(report: &Report, format: Format) -> String {
     if format != Format::Json {
         eprintln!("{}", report.timing.line(report.metrics.games));
+        for line in report.timing.thinking.lines(report.run.bots_by_player()) {
+            eprintln!("{line}");
+        }
     }
     match format {
         Format::Table => report.table(),

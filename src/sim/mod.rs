@@ -17,6 +17,7 @@ pub mod shard;
 pub mod shard_check;
 pub mod significance;
 pub mod stats;
+pub mod thinking;
 
 use crate::bots::{self, Bot, Sight};
 use crate::kernel::action::Action;
@@ -30,6 +31,7 @@ pub use report::Report;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
+use thinking::Thinking;
 
 /// The most games one run plays: a run keeps every game's result (about
 /// a hundred bytes) for its medians and percentiles, so the cap keeps a
@@ -64,6 +66,17 @@ pub fn play_watched(
     engine: &Engine,
     seed: u64,
     bot_names: &[String],
+    watch: impl FnMut(PlayerId, &GameState, &[Action], Action),
+) -> Result<GameState, RulesError> {
+    play_timed(engine, seed, bot_names, &mut Thinking::default(), watch)
+}
+
+/// [`play_watched`], adding each seat's thinking to `thinking`.
+fn play_timed(
+    engine: &Engine,
+    seed: u64,
+    bot_names: &[String],
+    thinking: &mut Thinking,
     mut watch: impl FnMut(PlayerId, &GameState, &[Action], Action),
 ) -> Result<GameState, RulesError> {
     let mut seats: Vec<Box<dyn Bot>> = (0..engine.game.players.len())
@@ -80,9 +93,16 @@ pub fn play_watched(
     let mut legal = Vec::with_capacity(TYPICAL_CHOICES);
     while let Some(player) = engine.to_move(&state) {
         engine.legal_actions(&state, &mut legal);
+        let started = Instant::now();
         let pick = seats[player.0 as usize].choose(&Sight::new(engine, &state, player), &legal)?;
+        if legal.len() > 1 {
+            thinking.decided(player.0 as usize, started.elapsed());
+        }
         watch(player, &state, &legal, legal[pick]);
         engine.apply(&mut state, legal[pick])?;
+    }
+    for (seat, bot) in seats.iter().enumerate() {
+        thinking.searched(seat, bot.iterations());
     }
     Ok(state)
 }
@@ -201,12 +221,18 @@ fn result_of(index: u64, state: GameState, turns: u32) -> GameResult {
     }
 }
 
-/// Plays one game of a run and keeps its result.
-fn play_one(engine: &Engine, run: &Run, index: u64) -> Result<GameResult, String> {
+/// Plays one game of a run and keeps its result; its seats' thinking
+/// goes to `thinking`.
+fn play_one(
+    engine: &Engine,
+    run: &Run,
+    index: u64,
+    thinking: &mut Thinking,
+) -> Result<GameResult, String> {
     let seed = game_seed(run.seed, index);
     let mut turns = 0;
     let mut last = None;
-    let state = play_watched(engine, seed, &run.bots, |player, _, _, _| {
+    let state = play_timed(engine, seed, &run.bots, thinking, |player, _, _, _| {
         if last != Some(player) {
             turns += 1;
             last = Some(player);
@@ -217,27 +243,33 @@ fn play_one(engine: &Engine, run: &Run, index: u64) -> Result<GameResult, String
 }
 
 /// Plays a run (its shard's games). `make_engine` builds an engine for
-/// each thread. Returns the results by game number and the seconds taken.
-pub fn run<F>(make_engine: F, run: &Run) -> Result<(Vec<GameResult>, f64), String>
+/// each thread. Returns the results by game number, the seconds taken
+/// and how long each seat's bot thought.
+pub fn run<F>(make_engine: F, run: &Run) -> Result<(Vec<GameResult>, f64, Thinking), String>
 where
     F: Fn() -> Result<Engine, String> + Sync,
 {
-    let (results, _, seconds) = on_threads(
+    let (results, parts, seconds) = on_threads(
         run,
         || {
             let engine = make_engine()?;
             for_playouts(&engine);
-            Ok(engine)
+            Ok((engine, Thinking::default()))
         },
-        |engine, i| play_one(engine, run, i),
+        |(engine, thinking), i| play_one(engine, run, i, thinking),
         // A script that changed the rules' own tables fails the run.
-        |engine| {
+        |(engine, thinking)| {
             engine
                 .check_scripts()
-                .map_err(|e| format!("after the last game: {e}"))
+                .map_err(|e| format!("after the last game: {e}"))?;
+            Ok(thinking)
         },
     )?;
-    Ok((results, seconds))
+    let mut thinking = Thinking::default();
+    for part in &parts {
+        thinking.add(part);
+    }
+    Ok((results, seconds, thinking))
 }
 
 /// [`run`], counting coverage ([`coverage`]): `make` builds the engines

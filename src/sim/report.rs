@@ -8,15 +8,19 @@ use crate::sim::coverage::Coverage;
 use crate::sim::metrics::Metrics;
 use crate::sim::shard::RunInfo;
 use crate::sim::significance::Rate;
+use crate::sim::thinking::{SeatThinking, Thinking};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// How long the games took: the one thing two runs of the same seed differ in.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Timing {
     pub seconds: f64,
     pub threads: usize,
+    /// Each seat's bot thinking (empty where it was not measured: merged
+    /// shards, coverage runs).
+    pub thinking: Thinking,
 }
 
 impl Timing {
@@ -78,6 +82,8 @@ struct Json<'a> {
     seconds: f64,
     playouts_per_sec: f64,
     threads: usize,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    thinking: BTreeMap<&'a str, &'a SeatThinking>,
 }
 
 impl Report {
@@ -109,6 +115,13 @@ impl Report {
             seconds: self.timing.seconds,
             playouts_per_sec: self.timing.per_second(m.games),
             threads: self.timing.threads,
+            thinking: self
+                .run
+                .players
+                .iter()
+                .map(String::as_str)
+                .zip(&self.timing.thinking.0)
+                .collect(),
         };
         serde_json::to_string_pretty(&json).expect("a report serializes") + "\n"
     }
