@@ -117,18 +117,9 @@ fn simulate_twice_with_one_seed_gives_the_same_report() {
 
 #[test]
 fn simulate_says_how_long_each_bot_thought() {
-    let args = [
-        "simulate",
-        "med-convoy",
-        "--games",
-        "2",
-        "--seed",
-        "1",
-        "--threads",
-        "2",
-    ];
+    let run = ["--games", "2", "--seed", "1", "--threads", "2"];
     let bots = ["--bots", "ismcts:20,random"];
-    let o = portolan(&[&args[..], &bots].concat());
+    let o = portolan(&[&["simulate", "med-convoy"][..], &run, &bots].concat());
     assert_success(&o);
     let err = stderr(&o);
     let search = err
@@ -141,16 +132,7 @@ fn simulate_says_how_long_each_bot_thought() {
         "a random bot does not think:\n{err}"
     );
 
-    let r = simulate_json(&[
-        "--games",
-        "2",
-        "--seed",
-        "1",
-        "--threads",
-        "2",
-        bots[0],
-        bots[1],
-    ]);
+    let r = simulate_json(&[&run[..], &bots].concat());
     let blue = &r["thinking"]["blue"];
     let decisions = blue["decisions"].as_u64().expect("blue's decisions");
     assert!(decisions > 0);
