@@ -4,6 +4,7 @@
 //! Treasure Fleet has both kinds of piece: ships with a side and private
 //! attributes, and neutral wind cards.
 
+#[allow(dead_code)]
 mod common;
 
 /// Evaluates `code` (a Lua expression giving a string) against a fresh
