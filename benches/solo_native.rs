@@ -16,7 +16,10 @@
 //! is the point: a faster native version that played other journeys would
 //! measure nothing. `SOLO_VERIFY_GAMES` (5000 per target),
 //! `SOLO_TIMED_GAMES` (20000) and `SOLO_ROUNDS` (3, the best is kept)
-//! change the amounts.
+//! change the amounts. Last, when `python3` is on the PATH, it runs the
+//! plain Python script (`benches/solo_convoy.py`, `SOLO_PYTHON_JOURNEYS`
+//! journeys, 20000) and prints the engine's speed as a multiple of the
+//! script's, both by CPU time in the same run.
 //!
 //! Under `cargo test --all-targets` (no `--bench` argument) it runs a short
 //! smoke version, so the test suite keeps checking that the two agree.
@@ -24,6 +27,7 @@
 mod solo_native {
     pub mod check;
     pub mod journey;
+    pub mod python;
     pub mod tables;
 }
 #[path = "shared/mod.rs"]
@@ -35,6 +39,7 @@ use shared::plan::Plan;
 use shared::timing::{Timing, report_engine_ratio};
 use solo_native::check;
 use solo_native::journey::{self, Journey};
+use solo_native::python;
 use solo_native::tables::{OPTIONS, Tables};
 use std::hint::black_box;
 
@@ -67,7 +72,11 @@ fn main() {
             verify(&target, &scenario, &scenario_tables, plan.verify);
         }
     }
-    measure(&engine, &tables, &plan);
+    let engine_speed = measure(&engine, &tables, &plan);
+    // The script takes seconds: only a real bench run times it.
+    if std::env::args().any(|a| a == "--bench") {
+        python::report(engine_speed);
+    }
 }
 
 /// A game or scenario's engine and the native tables read from it, once
@@ -209,8 +218,9 @@ impl Sums {
 }
 
 /// Single-threaded journeys/s of both sides, rounds interleaved so a burst
-/// of load elsewhere on the machine hits both alike.
-fn measure(engine: &Engine, tables: &Tables, plan: &Plan) {
+/// of load elsewhere on the machine hits both alike; returns the engine's
+/// journeys per CPU second, where the CPU time is known.
+fn measure(engine: &Engine, tables: &Tables, plan: &Plan) -> Option<f64> {
     let bots = ["random".to_string()];
     let mut picks = Vec::new();
     let seeds: Vec<u64> = (0..plan.timed).map(|i| game_seed(RUN, i)).collect();
@@ -234,4 +244,7 @@ fn measure(engine: &Engine, tables: &Tables, plan: &Plan) {
     native_t.report("native", "journey", "journeys");
     engine_t.report("engine", "journey", "journeys");
     report_engine_ratio(&engine_t, &native_t, "");
+    engine_t
+        .cpu
+        .map(|d| engine_t.games as f64 / d.as_secs_f64())
 }

@@ -158,6 +158,12 @@ function pieces.where(id) end
 ---@return string
 function pieces.kind(id) end
 
+---The piece's owner, nil for a neutral piece (`pieces.get(id).owner`
+---without building the piece's table).
+---@param id portolan.piece
+---@return portolan.player?
+function pieces.owner(id) end
+
 ---Whether the player may see the piece's face.
 ---@param id portolan.piece
 ---@param player portolan.player

@@ -155,7 +155,7 @@ end
 -- 10h viii: the captor divides the prize's treasure as it likes, each
 -- amount from none to as much as its own hold takes.
 function fights.split(ctx, frame)
-  frame.player = pieces.get(ctx.captor).owner
+  frame.player = pieces.owner(ctx.captor)
   local captor, prize = fleet.name(ctx.captor), fleet.name(ctx.prize)
   local out = {}
   for amount = 0, battle.most_to_take(ctx.captor, ctx.prize) do

@@ -129,7 +129,7 @@ local function battle_board(lines)
       local ids = pieces.at(fleet.square_at(c, r))
       local id = ids[1]
       if id then
-        local mark = pieces.get(id).owner .. ARROWS[attr(id, "heading")]
+        local mark = pieces.owner(id) .. ARROWS[attr(id, "heading")]
         line = line .. (attr(id, "moored") and "[" .. mark .. "]" or " " .. mark .. " ")
       else
         line = line .. "  . "

@@ -117,7 +117,7 @@ impl GameState {
             }
             (None, Some(v)) => {
                 charge(&mut bytes, entry_size(name, &v), 0, limit)?;
-                vars.insert(name, v);
+                vars.insert_new(name, v);
             }
             (None, None) => {}
         }

@@ -502,9 +502,7 @@ impl Eq for VarsStamp {}
 /// Sets or clears one variable.
 pub fn set_var(vars: &mut Vars, name: &str, value: Option<Value>) {
     match value {
-        Some(v) => {
-            vars.insert(name, v);
-        }
+        Some(v) => vars.set(name, v),
         None => {
             vars.remove(name);
         }

@@ -4,7 +4,8 @@
 //! so the values are plain data: cheap to clone, hash and serialize.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use std::collections::{BTreeMap, HashMap};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::rc::Rc;
@@ -84,6 +85,24 @@ impl Vars {
         self.map_mut().insert(name.into(), value)
     }
 
+    /// Sets `name` to `value`: in place when the name is there, else under
+    /// the name's shared text (see [`shared_name`]), so a write allocates
+    /// no name.
+    pub fn set(&mut self, name: &str, value: Value) {
+        let map = self.map_mut();
+        match map.get_mut(name) {
+            Some(slot) => *slot = value,
+            None => {
+                map.insert(shared_name(name), value);
+            }
+        }
+    }
+
+    /// Adds `name`, which the map does not hold, under its shared text.
+    pub fn insert_new(&mut self, name: &str, value: Value) {
+        self.map_mut().insert(shared_name(name), value);
+    }
+
     pub fn remove(&mut self, name: &str) -> Option<Value> {
         let map = self.0.as_mut()?;
         if Rc::get_mut(map).is_none() && !map.contains_key(name) {
@@ -119,6 +138,38 @@ impl Vars {
             .filter(|(k, _)| name.is_none_or(|n| *k > n))
             .min_by_key(|(k, _)| *k)
     }
+}
+
+/// The most names [`shared_name`] keeps, and the longest it keeps: rules
+/// use a few hundred short names; a script inventing names without end
+/// gets fresh texts past these.
+const MOST_NAMES: usize = 4096;
+const LONGEST_NAME: usize = 64;
+
+thread_local! {
+    static NAMES: RefCell<HashSet<Rc<str>, BuildHasherDefault<NameHasher>>> =
+        RefCell::new(HashSet::default());
+}
+
+/// The text of a variable name, shared by every map of this thread that
+/// holds the name. A new game starts with empty maps, and its rules write
+/// the same names as the last game's: sharing their text spares an
+/// allocation and a free per name and game (a solitaire journey writes
+/// some 40 names into fresh maps).
+fn shared_name(name: &str) -> Rc<str> {
+    if name.len() > LONGEST_NAME {
+        return name.into();
+    }
+    NAMES.with_borrow_mut(|names| {
+        if let Some(shared) = names.get(name) {
+            return shared.clone();
+        }
+        let shared: Rc<str> = name.into();
+        if names.len() < MOST_NAMES {
+            names.insert(shared.clone());
+        }
+        shared
+    })
 }
 
 /// `map` to change, copied first if another `Vars` shares it. (The check
@@ -246,6 +297,29 @@ mod tests {
         assert_eq!(shared.get_mut("missing"), None);
         assert_eq!(shared.remove("missing"), None);
         assert_eq!(shared, again);
+    }
+
+    #[test]
+    fn maps_share_the_text_of_a_name_and_a_write_in_place_keeps_it() {
+        let text = |v: &Vars, name: &str| {
+            let (k, _) = v.iter_unordered().find(|(k, _)| *k == name).unwrap();
+            k.as_ptr()
+        };
+        let (mut a, mut b) = (Vars::new(), Vars::new());
+        a.set("afloat_cargo", Value::Int(3));
+        b.insert_new("afloat_cargo", Value::Int(5));
+        assert_eq!(text(&a, "afloat_cargo"), text(&b, "afloat_cargo"));
+        let before = text(&a, "afloat_cargo");
+        a.set("afloat_cargo", Value::Int(4));
+        assert_eq!(text(&a, "afloat_cargo"), before, "written in place");
+        assert_eq!(a.get("afloat_cargo"), Some(&Value::Int(4)));
+        // A name too long to share gets a text of its own, and works alike.
+        let long = "x".repeat(100);
+        a.set(&long, Value::Bool(true));
+        b.set(&long, Value::Bool(false));
+        assert_ne!(text(&a, &long), text(&b, &long));
+        assert_eq!(a.get(&long), Some(&Value::Bool(true)));
+        assert_eq!(b.get(&long), Some(&Value::Bool(false)));
     }
 
     #[test]

@@ -214,7 +214,7 @@ end
 -- The enemy ships a ship may fire at: broadside (not dead ahead or
 -- astern), with a chance to hit.
 function M.targets(id)
-  local out, side = {}, pieces.get(id).owner
+  local out, side = {}, pieces.owner(id)
   for _, target in ipairs(M.ships(fleet.enemy(side))) do
     if not on_keel_line(id, target) and M.hit_chance(id, target) > 0 then
       out[#out + 1] = target
@@ -225,7 +225,7 @@ end
 
 -- The enemy ships alongside a ship (in one of the eight squares around it).
 function M.alongside(id)
-  local out, side = {}, pieces.get(id).owner
+  local out, side = {}, pieces.owner(id)
   for _, other in ipairs(M.ships(fleet.enemy(side))) do
     if M.range(id, other) == 1 then
       out[#out + 1] = other
@@ -348,7 +348,7 @@ end
 -- owner) and sails at once to the battle's box under its new flag. It is
 -- the captor's to order from now on, even in the turn it was taken.
 function M.capture(winner, prize, box)
-  local side = pieces.get(winner).owner
+  local side = pieces.owner(winner)
   pieces.set_owner(prize, side)
   set_attr(prize, "prize", attr(prize, "origin") ~= side)
   set_attr(prize, "docked", false)

@@ -31,7 +31,7 @@ end
 -- A ship reaches its home port: it docks, unloads its treasure, and a
 -- captured ship is sold for its starting CP (it leaves the fleet).
 function M.arrive_home(id)
-  local side = pieces.get(id).owner
+  local side = pieces.owner(id)
   set_attr(id, "docked", true)
   local cargo = attr(id, "cargo")
   if cargo > 0 then
@@ -52,7 +52,7 @@ end
 -- drifting, docking, back from limbo or a battle, captured there)
 -- unloads, and a prize is sold (rule 4).
 function M.unload_if_home(id)
-  if pieces.where(id) == fleet.home(pieces.get(id).owner) then
+  if pieces.where(id) == fleet.home(pieces.owner(id)) then
     M.arrive_home(id)
   end
 end

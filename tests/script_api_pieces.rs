@@ -1,0 +1,67 @@
+//! The pieces API as rules read it: `pieces.owner` answers what
+//! `pieces.get(id).owner` does without building the piece's table, and
+//! `pieces.get`, built in one protected call, still carries every field.
+//! Treasure Fleet has both kinds of piece: ships with a side and private
+//! attributes, and neutral wind cards.
+
+#[allow(dead_code)]
+mod common;
+
+/// Evaluates `code` (a Lua expression giving a string) against a fresh
+/// Treasure Fleet game.
+fn lua(code: &str) -> String {
+    let engine = common::stock("treasure-fleet");
+    let state = engine.new_game(7).expect("the game starts");
+    let shown = engine
+        .lua_eval(&state, code)
+        .unwrap_or_else(|e| panic!("{code}: {e}"));
+    shown.trim_matches('"').to_string()
+}
+
+#[test]
+fn owner_is_the_owner_of_the_whole_piece_for_every_piece() {
+    let checked = lua("(function()\n\
+           local owned, neutral = 0, 0\n\
+           for _, id in ipairs(pieces.all()) do\n\
+             local whole = pieces.get(id).owner\n\
+             assert(pieces.owner(id) == whole, id .. ': ' .. tostring(pieces.owner(id)) .. ' ~= ' .. tostring(whole))\n\
+             if whole then owned = owned + 1 else neutral = neutral + 1 end\n\
+           end\n\
+           return owned .. ' owned, ' .. neutral .. ' neutral'\n\
+         end)()");
+    // Six ships a side, and a deck of wind cards that belongs to no one.
+    let (owned, rest) = checked.split_once(" owned, ").expect("counts");
+    assert_eq!(owned, "12", "{checked}");
+    assert_ne!(rest, "0 neutral", "{checked}");
+}
+
+#[test]
+fn owner_of_a_piece_that_does_not_exist_is_an_error_saying_so_where() {
+    let engine = common::stock("treasure-fleet");
+    let state = engine.new_game(7).expect("the game starts");
+    let err = engine
+        .lua_eval(&state, "pieces.owner(100000)")
+        .expect_err("no such piece");
+    let err = err.to_string();
+    assert!(err.contains("repl:1: no piece 100000"), "{err}");
+}
+
+#[test]
+fn a_whole_piece_carries_every_field_and_attribute() {
+    let fields = lua("(function()\n\
+           local id = pieces.list { kind = 'Ship' }[1]\n\
+           local p = pieces.get(id)\n\
+           assert(p.id == id and p.kind == 'Ship' and p.owner == pieces.owner(id))\n\
+           assert(p.at == pieces.where(id) and type(p.on_board) == 'boolean' and type(p.public) == 'boolean')\n\
+           local names = {}\n\
+           for name, value in pairs(p.attrs) do\n\
+             assert(pieces.attr(id, name) == value, name)\n\
+             names[#names + 1] = name\n\
+           end\n\
+           table.sort(names)\n\
+           return table.concat(names, ',')\n\
+         end)()");
+    for attr in ["cargo", "cp", "max_cp", "name"] {
+        assert!(fields.split(',').any(|n| n == attr), "{attr} in {fields}");
+    }
+}
