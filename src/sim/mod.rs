@@ -23,6 +23,7 @@ use crate::kernel::action::Action;
 use crate::kernel::engine::Engine;
 use crate::kernel::event::Outcome;
 use crate::kernel::hash::mix;
+use crate::kernel::legal::Legal;
 use crate::kernel::piece::PlayerId;
 use crate::kernel::scripts::RulesError;
 use crate::kernel::state::GameState;
@@ -59,12 +60,13 @@ pub fn play_game(
 }
 
 /// [`play_game`], showing `watch` each decision before it is applied: who
-/// decides, the game, the legal actions and the one picked.
+/// decides, the game, the legal actions (listed only if `watch` or the
+/// bot asks: see `kernel::legal`) and the one picked.
 pub fn play_watched(
     engine: &Engine,
     seed: u64,
     bot_names: &[String],
-    mut watch: impl FnMut(PlayerId, &GameState, &[Action], Action),
+    mut watch: impl FnMut(PlayerId, &GameState, &mut Legal, Action),
 ) -> Result<GameState, RulesError> {
     let mut seats: Vec<Box<dyn Bot>> = (0..engine.game.players.len())
         .map(|p| {
@@ -77,12 +79,14 @@ pub fn play_watched(
         })
         .collect::<Result<_, _>>()?;
     let mut state = engine.new_game(seed)?;
-    let mut legal = Vec::with_capacity(TYPICAL_CHOICES);
+    let mut buffer = Vec::with_capacity(TYPICAL_CHOICES);
     while let Some(player) = engine.to_move(&state) {
-        engine.legal_actions(&state, &mut legal);
-        let pick = seats[player.0 as usize].choose(&Sight::new(engine, &state, player), &legal)?;
-        watch(player, &state, &legal, legal[pick]);
-        engine.apply(&mut state, legal[pick])?;
+        let mut legal = Legal::new(engine, &state, &mut buffer);
+        let sight = Sight::new(engine, &state, player);
+        let pick = seats[player.0 as usize].choose_among(&sight, &mut legal)?;
+        let action = legal.get(pick);
+        watch(player, &state, &mut legal, action);
+        engine.apply(&mut state, action)?;
     }
     Ok(state)
 }
