@@ -62,7 +62,7 @@ fn a_scratch_state_written_over_is_the_state_and_plays_alike() {
         let mut positions: u64 = 0;
         walk(&e, 1, 600, |state| {
             positions += 1;
-            if positions % 5 != 0 {
+            if !positions.is_multiple_of(5) {
                 return;
             }
             scratch.clone_from(state);
