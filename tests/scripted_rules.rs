@@ -95,7 +95,7 @@ fn load_probe(p: &Probe) -> Result<Engine, String> {
 
 fn simulate(p: &Probe, threads: usize) -> Result<Vec<i64>, String> {
     let run = Run::new(40, 7, threads, vec!["random".into()]);
-    let (results, _) = sim::run(|| load_probe(p), &run)?;
+    let (results, _, _) = sim::run(|| load_probe(p), &run)?;
     Ok(results.iter().map(|r| r.outcome.scores[0]).collect())
 }
 

@@ -11,21 +11,26 @@ local WORTH = { Cruiser = 3, Destroyer = 3, Submarine = 3, Merchant = 4 }
 -- home row; rank 5 wins): each step nearer the goal counts more.
 local PROGRESS = { 0, 1, 3, 8, 0 }
 
--- Enemy ships whose type the player has not seen: those on the board, and
--- the odds that one is a Merchant (the fleets' make-up is known, so the
--- odds are the same on every sample).
+-- Enemy ships whose type the player has not seen: where those on the
+-- board stand, and the odds that one is a Merchant (the fleets' make-up is
+-- known, so the odds are the same on every sample). The greedy bot asks
+-- this for every action it weighs, so it reads a ship's kind and place
+-- one by one (`pieces.kind`, `pieces.where`) rather than build the whole
+-- record of `pieces.get`.
 local function unseen_enemies(player, enemy)
-  local on_board, count, merchants = {}, 0, 0
+  local count, merchants = 0, 0
   for _, id in ipairs(pieces.list { owner = enemy }) do
     if not pieces.seen(id, player) then
-      local ship = pieces.get(id)
       count = count + 1
-      if ship.kind == "Merchant" then
+      if pieces.kind(id) == "Merchant" then
         merchants = merchants + 1
       end
-      if ship.on_board then
-        on_board[#on_board + 1] = ship.at
-      end
+    end
+  end
+  local on_board = {}
+  for _, id in ipairs(pieces.list { owner = enemy, on_board = true }) do
+    if not pieces.seen(id, player) then
+      on_board[#on_board + 1] = pieces.where(id)
     end
   end
   return on_board, count > 0 and merchants / count or 0
@@ -36,10 +41,10 @@ local function known_strength(owner, player)
   local total = 0
   for _, id in ipairs(pieces.list { owner = owner, on_board = true }) do
     if owner == player or pieces.seen(id, player) then
-      local ship = pieces.get(id)
-      total = total + WORTH[ship.kind]
-      if ship.kind == "Merchant" then
-        total = total + PROGRESS[board.rank(ship.at, owner)]
+      local kind = pieces.kind(id)
+      total = total + WORTH[kind]
+      if kind == "Merchant" then
+        total = total + PROGRESS[board.rank(pieces.where(id), owner)]
       end
     end
   end

@@ -14,6 +14,11 @@
 //! differ, so an action that rolls nothing is weighed once: Mediterranea's
 //! greedy game cost ~67 random games, and ~23 since.
 //!
+//! Every try is written over one scratch state rather than a new copy
+//! (`GameState::clone_from` keeps its buffers), each sample over the one
+//! before, and where samples differ only in their dice, a sample is the
+//! one before with its dice redealt.
+//!
 //! The heuristic runs on a sample, never on the real state, so it cannot
 //! read a hidden face: it may read the sample's, which are guesses, and
 //! should ask `pieces.seen(id, player)` to use only what its player knows.
@@ -56,17 +61,29 @@ impl Bot for GreedyBot {
         let engine = sight.engine();
         let differ = sight.samples_differ();
         let mut weighed: Vec<Weighed> = legal.iter().map(|_| Weighed::default()).collect();
-        for _ in 0..SAMPLES {
-            let sample = sight.sample(&mut self.rng)?;
+        // Each try is written over this one scratch state (see
+        // `kernel::state::copy`): no allocation of a whole state per try.
+        let mut scratch: Option<GameState> = None;
+        let mut sample = sight.sample(&mut self.rng)?;
+        for round in 0..SAMPLES {
+            if round > 0 {
+                sight.resample(&mut sample, differ, &mut self.rng)?;
+            }
             for (w, &action) in weighed.iter_mut().zip(legal) {
                 if w.exact {
                     continue;
                 }
-                let mut next = sample.clone();
+                let next = match &mut scratch {
+                    Some(next) => {
+                        next.clone_from(&sample);
+                        next
+                    }
+                    None => scratch.insert(sample.clone()),
+                };
                 let drawn_before = next.rng.word_pos();
                 let value = quietly(engine, || -> Result<Option<f64>, RulesError> {
-                    engine.apply(&mut next, action)?;
-                    value(engine, &mut next, sight.seat).transpose()
+                    engine.apply(next, action)?;
+                    value(engine, next, sight.seat).transpose()
                 })?;
                 let Some(v) = value else {
                     return self.random.choose(sight, legal);

@@ -25,6 +25,7 @@ pub use watch::Watch;
 use crate::kernel::action::Action;
 use crate::kernel::determinize;
 use crate::kernel::engine::Engine;
+use crate::kernel::legal::Legal;
 use crate::kernel::piece::PlayerId;
 use crate::kernel::rng::GameRng;
 use crate::kernel::scripts::RulesError;
@@ -80,6 +81,24 @@ impl<'a> Sight<'a> {
         determinize::sample(self.engine, self.state, self.seat, rng)
     }
 
+    /// The next sample after `sample` (one this sight drew), drawn with
+    /// the bot's `rng` exactly as [`Sight::sample`] would: written over
+    /// it, its buffers kept, and where samples differ only in their dice
+    /// ([`Sight::samples_differ`]), only its dice redealt.
+    pub fn resample(
+        &self,
+        sample: &mut GameState,
+        differ: bool,
+        rng: &mut GameRng,
+    ) -> Result<(), RulesError> {
+        if differ {
+            determinize::sample_over(self.engine, self.state, self.seat, rng, sample)
+        } else {
+            determinize::redeal_dice(sample, rng);
+            Ok(())
+        }
+    }
+
     /// Whether two samples can differ in more than their dice: false when
     /// this seat sees every face and the package draws nothing for it, so
     /// a bot weighs a dice-free line once instead of once a sample.
@@ -92,6 +111,13 @@ pub trait Bot {
     /// Picks one of the legal actions (by index); `legal` is never empty.
     /// Only a rule script can fail (a bot that asks the rules).
     fn choose(&mut self, sight: &Sight, legal: &[Action]) -> Result<usize, RulesError>;
+
+    /// The same pick, among actions counted by the kernel and listed only
+    /// if this bot reads them (`kernel::legal`): the random bot needs
+    /// their count alone. Picks what [`Bot::choose`] would on the list.
+    fn choose_among(&mut self, sight: &Sight, legal: &mut Legal) -> Result<usize, RulesError> {
+        self.choose(sight, legal.list())
+    }
 
     /// The search iterations this bot has run over all its decisions
     /// (what a report's iterations a second count); 0 for bots that do

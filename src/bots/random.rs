@@ -3,6 +3,7 @@
 
 use super::{Bot, Sight};
 use crate::kernel::action::Action;
+use crate::kernel::legal::Legal;
 use crate::kernel::rng::GameRng;
 use crate::kernel::scripts::RulesError;
 
@@ -18,8 +19,19 @@ impl RandomBot {
     }
 }
 
+impl RandomBot {
+    /// One of `count` actions, by index: the count is all it reads.
+    fn pick(&mut self, count: usize) -> usize {
+        self.rng.below(count as u32) as usize
+    }
+}
+
 impl Bot for RandomBot {
     fn choose(&mut self, _sight: &Sight, legal: &[Action]) -> Result<usize, RulesError> {
-        Ok(self.rng.below(legal.len() as u32) as usize)
+        Ok(self.pick(legal.len()))
+    }
+
+    fn choose_among(&mut self, _sight: &Sight, legal: &mut Legal) -> Result<usize, RulesError> {
+        Ok(self.pick(legal.len()))
     }
 }

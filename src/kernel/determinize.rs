@@ -62,12 +62,45 @@ pub fn sample(
         return Err(RulesError(secrets::refusal(game, seat, &uncovered)));
     }
     let mut sample = state.clone();
-    let mut resampled = deal_hidden_kinds(game, state, &mut sample, seat, rng);
-    resampled |= forget_private_attrs(game, state, &mut sample, seat);
-    blank_script_data(game, &mut sample, Viewer::Player(seat));
-    resampled |= !uncovered.is_empty() || sampler;
-    sample.rng =
-        GameRng::new((u64::from(rng.below(u32::MAX)) << 32) | u64::from(rng.below(u32::MAX)));
+    draw(engine, state, seat, rng, &mut sample, !uncovered.is_empty())?;
+    Ok(sample)
+}
+
+/// [`sample`], written over `sample` (a state no longer needed), whose
+/// buffers it keeps: a bot that draws a sample after another pays no
+/// allocation of a whole state.
+pub fn sample_over(
+    engine: &Engine,
+    state: &GameState,
+    seat: PlayerId,
+    rng: &mut GameRng,
+    sample: &mut GameState,
+) -> Result<(), RulesError> {
+    let game = &engine.game;
+    let uncovered = secrets::uncovered(game, state, seat);
+    if !uncovered.is_empty() && !engine.has_sampler() {
+        return Err(RulesError(secrets::refusal(game, seat, &uncovered)));
+    }
+    sample.clone_from(state);
+    draw(engine, state, seat, rng, sample, !uncovered.is_empty())
+}
+
+/// Draws what `seat` cannot see of `state` into `sample`, a copy of it.
+fn draw(
+    engine: &Engine,
+    state: &GameState,
+    seat: PlayerId,
+    rng: &mut GameRng,
+    sample: &mut GameState,
+    uncovered: bool,
+) -> Result<(), RulesError> {
+    let game = &engine.game;
+    let sampler = engine.has_sampler();
+    let mut resampled = deal_hidden_kinds(game, state, sample, seat, rng);
+    resampled |= forget_private_attrs(game, state, sample, seat);
+    blank_script_data(game, sample, Viewer::Player(seat));
+    resampled |= uncovered || sampler;
+    redeal_dice(sample, rng);
     sample.events.clear();
     sample.narrated = false;
     if resampled {
@@ -75,9 +108,18 @@ pub fn sample(
         sample.history_floor = 0;
     }
     if sampler {
-        engine.run_sampler(&mut sample, seat)?;
+        engine.run_sampler(sample, seat)?;
     }
-    Ok(sample)
+    Ok(())
+}
+
+/// Gives a sample a fresh stream of dice drawn from the searcher's `rng`.
+/// Where [`samples_differ`] is false, that is all one sample differs in
+/// from the next: the sample before, with its dice redealt this way, is
+/// the sample [`sample`] would draw with the same stream.
+pub fn redeal_dice(sample: &mut GameState, rng: &mut GameRng) {
+    sample.rng =
+        GameRng::new((u64::from(rng.below(u32::MAX)) << 32) | u64::from(rng.below(u32::MAX)));
 }
 
 /// Whether two samples for `seat` can differ in more than their dice

@@ -145,7 +145,10 @@ impl Engine {
             }
             (PhaseKind::Script, Action::Choice(i)) => {
                 let top = state.stack.last_mut().expect("a frame is on the stack");
-                let choice = std::mem::take(&mut top.choices).swap_remove(i as usize);
+                // The list's buffer stays with the frame: a bot's scratch
+                // state copies the next decision's choices into it.
+                let choice = std::mem::take(&mut top.choices[i as usize]);
+                top.choices.clear();
                 self.scripts.choose(state, phase as u16, &choice)?;
             }
             (PhaseKind::Script, a) => {

@@ -10,6 +10,7 @@ pub mod engine;
 pub mod event;
 pub mod game;
 pub mod hash;
+pub mod legal;
 pub mod movement;
 pub mod notation;
 pub mod piece;

@@ -12,6 +12,7 @@ use crate::kernel::rng::GameRng;
 use crate::kernel::value::{Value, Vars};
 use serde::{Deserialize, Serialize};
 
+mod copy;
 mod position_hash;
 
 pub use position_hash::VERSION as POSITION_HASH_VERSION;
@@ -21,7 +22,7 @@ const NONE: u16 = u16::MAX;
 
 /// One entry of the phase stack: a procedure in progress, with its context
 /// as data, so a decision in the middle of it needs no suspended script.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Frame {
     /// Index into the game's phase list.
     pub phase: u16,
@@ -84,7 +85,7 @@ pub struct Reseed {
 
 /// Which pieces stand on each space: an intrusive list per space, two flat
 /// vectors, so cloning a state copies two small buffers.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
 struct Occupancy {
     head: Vec<u16>,
     next: Vec<u16>,
@@ -102,8 +103,9 @@ pub const EMPTY: u8 = u8::MAX;
 /// [`GameState::top_owner`] of a space whose first piece has no owner.
 pub const NOBODY: u8 = u8::MAX - 1;
 
-/// A game in progress.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A game in progress. Copied by [`Clone`] (see `state/copy.rs`:
+/// `clone_from` reuses a scratch state's buffers).
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameState {
     pieces: Vec<Piece>,
     #[serde(skip)]

@@ -95,7 +95,7 @@ impl Counter {
                 let keeps_up = follower.as_mut().is_some_and(|f| {
                     same(f, state) && {
                         shadow.engine.legal_actions(f, &mut buffer);
-                        buffer == legal && shadow.engine.apply(f, action).is_ok()
+                        buffer == legal.list() && shadow.engine.apply(f, action).is_ok()
                     }
                 });
                 if !keeps_up {

@@ -24,6 +24,7 @@ use crate::kernel::action::Action;
 use crate::kernel::engine::Engine;
 use crate::kernel::event::Outcome;
 use crate::kernel::hash::mix;
+use crate::kernel::legal::Legal;
 use crate::kernel::piece::PlayerId;
 use crate::kernel::scripts::RulesError;
 use crate::kernel::state::GameState;
@@ -61,12 +62,13 @@ pub fn play_game(
 }
 
 /// [`play_game`], showing `watch` each decision before it is applied: who
-/// decides, the game, the legal actions and the one picked.
+/// decides, the game, the legal actions (listed only if `watch` or the
+/// bot asks: see `kernel::legal`) and the one picked.
 pub fn play_watched(
     engine: &Engine,
     seed: u64,
     bot_names: &[String],
-    watch: impl FnMut(PlayerId, &GameState, &[Action], Action),
+    watch: impl FnMut(PlayerId, &GameState, &mut Legal, Action),
 ) -> Result<GameState, RulesError> {
     play_timed(engine, seed, bot_names, &mut Thinking::default(), watch)
 }
@@ -77,7 +79,7 @@ fn play_timed(
     seed: u64,
     bot_names: &[String],
     thinking: &mut Thinking,
-    mut watch: impl FnMut(PlayerId, &GameState, &[Action], Action),
+    mut watch: impl FnMut(PlayerId, &GameState, &mut Legal, Action),
 ) -> Result<GameState, RulesError> {
     let mut seats: Vec<Box<dyn Bot>> = (0..engine.game.players.len())
         .map(|p| {
@@ -90,16 +92,18 @@ fn play_timed(
         })
         .collect::<Result<_, _>>()?;
     let mut state = engine.new_game(seed)?;
-    let mut legal = Vec::with_capacity(TYPICAL_CHOICES);
+    let mut buffer = Vec::with_capacity(TYPICAL_CHOICES);
     while let Some(player) = engine.to_move(&state) {
-        engine.legal_actions(&state, &mut legal);
+        let mut legal = Legal::new(engine, &state, &mut buffer);
+        let sight = Sight::new(engine, &state, player);
         let started = Instant::now();
-        let pick = seats[player.0 as usize].choose(&Sight::new(engine, &state, player), &legal)?;
+        let pick = seats[player.0 as usize].choose_among(&sight, &mut legal)?;
         if legal.len() > 1 {
             thinking.decided(player.0 as usize, started.elapsed());
         }
-        watch(player, &state, &legal, legal[pick]);
-        engine.apply(&mut state, legal[pick])?;
+        let action = legal.get(pick);
+        watch(player, &state, &mut legal, action);
+        engine.apply(&mut state, action)?;
     }
     for (seat, bot) in seats.iter().enumerate() {
         thinking.searched(seat, bot.iterations());
