@@ -12,170 +12,66 @@
 //! fresh one).
 //!
 //! Every structure is taken apart field by field (no `..`), so a field
-//! added to the state does not compile until it is copied here.
+//! added to the state does not compile until it is listed here. A frame's
+//! choices keep their texts' buffers too: a scripted decision's choices
+//! are copied with every try of a bot.
 
 use super::{Frame, GameState, Occupancy};
 
-impl Clone for GameState {
-    fn clone(&self) -> GameState {
-        let GameState {
-            pieces,
-            occupancy,
-            vars,
-            vars_stamp,
-            players,
-            stack,
-            flow,
-            first_player,
-            rng,
-            reseeds,
-            ply,
-            log,
-            events,
-            narrated,
-            logged,
-            history,
-            history_floor,
-            piece_hash,
-            script_bytes,
-            result,
-        } = self;
-        GameState {
-            pieces: pieces.clone(),
-            occupancy: occupancy.clone(),
-            vars: vars.clone(),
-            vars_stamp: vars_stamp.clone(),
-            players: players.clone(),
-            stack: stack.clone(),
-            flow: *flow,
-            first_player: *first_player,
-            rng: rng.clone(),
-            reseeds: reseeds.clone(),
-            ply: *ply,
-            log: log.clone(),
-            events: events.clone(),
-            narrated: *narrated,
-            logged: *logged,
-            history: history.clone(),
-            history_floor: *history_floor,
-            piece_hash: *piece_hash,
-            script_bytes: *script_bytes,
-            result: result.clone(),
-        }
-    }
+/// `Clone` for a struct, field by field: `clone` builds a new value and
+/// `clone_from` writes each field over the old one, keeping its buffers.
+/// Both take the source apart without `..`.
+macro_rules! clone_by_fields {
+    ($type:ident { $($field:ident),* $(,)? }) => {
+        impl Clone for $type {
+            fn clone(&self) -> $type {
+                let $type { $($field),* } = self;
+                $type { $($field: $field.clone()),* }
+            }
 
-    fn clone_from(&mut self, source: &GameState) {
-        let GameState {
-            pieces,
-            occupancy,
-            vars,
-            vars_stamp,
-            players,
-            stack,
-            flow,
-            first_player,
-            rng,
-            reseeds,
-            ply,
-            log,
-            events,
-            narrated,
-            logged,
-            history,
-            history_floor,
-            piece_hash,
-            script_bytes,
-            result,
-        } = source;
-        self.pieces.clone_from(pieces);
-        self.occupancy.clone_from(occupancy);
-        self.vars.clone_from(vars);
-        self.vars_stamp.clone_from(vars_stamp);
-        self.players.clone_from(players);
-        self.stack.clone_from(stack);
-        self.flow = *flow;
-        self.first_player = *first_player;
-        self.rng.clone_from(rng);
-        self.reseeds.clone_from(reseeds);
-        self.ply = *ply;
-        self.log.clone_from(log);
-        self.events.clone_from(events);
-        self.narrated = *narrated;
-        self.logged = *logged;
-        self.history.clone_from(history);
-        self.history_floor = *history_floor;
-        self.piece_hash = *piece_hash;
-        self.script_bytes = *script_bytes;
-        self.result.clone_from(result);
-    }
+            fn clone_from(&mut self, source: &$type) {
+                let $type { $($field),* } = source;
+                $(self.$field.clone_from($field);)*
+            }
+        }
+    };
 }
 
-impl Clone for Occupancy {
-    fn clone(&self) -> Occupancy {
-        let Occupancy {
-            head,
-            next,
-            owned,
-            top,
-        } = self;
-        Occupancy {
-            head: head.clone(),
-            next: next.clone(),
-            owned: owned.clone(),
-            top: top.clone(),
-        }
-    }
+clone_by_fields!(GameState {
+    pieces,
+    occupancy,
+    vars,
+    vars_stamp,
+    players,
+    stack,
+    flow,
+    first_player,
+    rng,
+    reseeds,
+    ply,
+    log,
+    events,
+    narrated,
+    logged,
+    history,
+    history_floor,
+    piece_hash,
+    script_bytes,
+    result,
+});
 
-    fn clone_from(&mut self, source: &Occupancy) {
-        let Occupancy {
-            head,
-            next,
-            owned,
-            top,
-        } = source;
-        self.head.clone_from(head);
-        self.next.clone_from(next);
-        self.owned.clone_from(owned);
-        self.top.clone_from(top);
-    }
-}
+clone_by_fields!(Occupancy {
+    head,
+    next,
+    owned,
+    top,
+});
 
-impl Clone for Frame {
-    fn clone(&self) -> Frame {
-        let Frame {
-            phase,
-            player,
-            step,
-            ctx,
-            seen_by,
-            choices,
-        } = self;
-        Frame {
-            phase: *phase,
-            player: *player,
-            step: *step,
-            ctx: ctx.clone(),
-            seen_by: *seen_by,
-            choices: choices.clone(),
-        }
-    }
-
-    /// Keeps the texts' buffers: a scripted decision's choices are copied
-    /// with every try of a bot.
-    fn clone_from(&mut self, source: &Frame) {
-        let Frame {
-            phase,
-            player,
-            step,
-            ctx,
-            seen_by,
-            choices,
-        } = source;
-        self.phase = *phase;
-        self.player = *player;
-        self.step = *step;
-        self.ctx.clone_from(ctx);
-        self.seen_by = *seen_by;
-        self.choices.clone_from(choices);
-    }
-}
+clone_by_fields!(Frame {
+    phase,
+    player,
+    step,
+    ctx,
+    seen_by,
+    choices,
+});
