@@ -255,10 +255,8 @@ impl Tables {
                     _ => {}
                 }
             }
-            for used in 0..2 {
-                // No player variables, so their hash is 0.
-                t.player_part[p][used] = mix(used as u64 ^ ((p as u64) << 40));
-            }
+            // No player variables; no special used yet hashes to 0.
+            t.player_part[p][1] = mix(owner(PLAYER_SPECIALS, p as u64) ^ 1);
             t.sailing_frame[p] = frame_hash(SAILING, p as u8, 0);
         }
         t
@@ -278,9 +276,28 @@ impl Tables {
     }
 }
 
-/// The hash of the one frame on the phase stack (depth 0, no context).
+/// The kernel's owners of hashed data (`kernel::state::position_hash`):
+/// a domain in the top byte, an index below.
+const PLAYER_SPECIALS: u64 = 4;
+const FRAME: u64 = 5;
+const TURN: u64 = 8;
+
+fn owner(domain: u64, index: u64) -> u64 {
+    (domain << 56) | index
+}
+
+/// The hash of the one frame on the phase stack (depth 0, no context,
+/// seen by everyone).
 fn frame_hash(phase: u64, player: u8, step: u64) -> u64 {
-    mix((phase << 40) ^ (u64::from(player) << 32) ^ step)
+    let numbers = (phase << 40) ^ (u64::from(player) << 32) ^ step;
+    mix(mix(owner(FRAME, 0) ^ numbers) ^ u64::from(EVERYONE))
+}
+
+/// The flow's place and the first player: the flow is 1 while the set-up
+/// frame is on the stack, 2 once sailing has begun.
+fn turn_hash(sailing: bool, first: u8) -> u64 {
+    let flow: u64 = if sailing { 2 } else { 1 };
+    mix(owner(TURN, 0) ^ (flow << 8) ^ u64::from(first))
 }
 
 /// A player's ships not sunk, by increasing id (ids never change), so
@@ -708,7 +725,8 @@ impl<'t> Game<'t> {
         let hash = self.piece_hash
             ^ t.player_part[0][self.used[0] as usize]
             ^ t.player_part[1][self.used[1] as usize]
-            ^ frame;
+            ^ frame
+            ^ turn_hash(self.setup_step == 2, self.first);
         let (word, bit) = ((hash >> 62) as usize, 1 << (hash >> 56 & 63));
         let seen = if self.seen_since_floor[word] & bit == 0 {
             1
