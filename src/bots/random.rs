@@ -17,9 +17,7 @@ impl RandomBot {
             rng: GameRng::new(seed),
         }
     }
-}
 
-impl RandomBot {
     /// One of `count` actions, by index: the count is all it reads.
     fn pick(&mut self, count: usize) -> usize {
         self.rng.below(count as u32) as usize
