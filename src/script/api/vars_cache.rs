@@ -249,9 +249,29 @@ unsafe fn set(l: *mut ffi::lua_State, function: &str) {
     // SAFETY: guaranteed by the caller.
     unsafe {
         let name = check_name(l, function);
+        let value = checked_value(l, function);
+        write(l, name, value);
+    }
+}
+
+/// The value at 2, read once: nil (clear), a boolean, a whole number (a
+/// whole float is replaced on the stack by the integer it equals, which
+/// the mirror then holds) or UTF-8 text; anything else raises. Text is
+/// copied last, so nothing raises while the copy is alive.
+///
+/// # Safety
+/// As [`set`].
+unsafe fn checked_value(l: *mut ffi::lua_State, function: &str) -> Option<Value> {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
         match ffi::lua_type(l, 2) {
-            ffi::LUA_TNIL | ffi::LUA_TBOOLEAN | ffi::LUA_TSTRING => {}
-            ffi::LUA_TNUMBER => whole(l, 2, function),
+            ffi::LUA_TNIL => None,
+            ffi::LUA_TBOOLEAN => Some(Value::Bool(ffi::lua_toboolean(l, 2) != 0)),
+            ffi::LUA_TNUMBER => Some(Value::Int(whole(l, 2, function))),
+            ffi::LUA_TSTRING => match text(l, 2) {
+                Some(t) => Some(Value::Str(t.to_string())),
+                None => fail(l, "vars.set: a variable's text must be UTF-8"),
+            },
             other => fail_with(
                 l,
                 format_args!(
@@ -262,7 +282,6 @@ unsafe fn set(l: *mut ffi::lua_State, function: &str) {
                 ),
             ),
         }
-        write(l, name);
     }
 }
 
@@ -276,8 +295,7 @@ unsafe extern "C-unwind" fn cached_add(l: *mut ffi::lua_State) -> c_int {
         if ffi::lua_type(l, 2) != ffi::LUA_TNUMBER {
             fail(l, "bad argument #2 to 'vars.add' (number expected)")
         }
-        whole(l, 2, "vars.add");
-        let n = ffi::lua_tointegerx(l, 2, std::ptr::null_mut());
+        let n = whole(l, 2, "vars.add");
         ffi::lua_pushvalue(l, 1);
         let mut is_int = 0;
         let old = match ffi::lua_rawget(l, MIRROR) {
@@ -298,37 +316,28 @@ unsafe extern "C-unwind" fn cached_add(l: *mut ffi::lua_State) -> c_int {
         };
         ffi::lua_settop(l, 1);
         ffi::lua_pushinteger(l, sum);
-        write(l, name);
+        write(l, name, Some(Value::Int(sum)));
         ffi::lua_pushinteger(l, sum);
         1
     }
 }
 
-/// Writes the value at 2 (checked) under the name at 1 into the kernel,
-/// then the mirror, taking both off the stack. The kernel goes first: it
-/// may refuse the write (the data limit), and then nothing has changed.
-/// Storing the value in the mirror may raise in turn (out of memory, for a
-/// name the mirror has never held); the mirror counts as stale while it is
-/// stored, so if that raises, the host reloads it from the kernel before
-/// the next call trusts it.
+/// Writes `value` (checked, and at 2 as the mirror will hold it) under the
+/// name at 1 into the kernel, then the mirror, taking both off the stack.
+/// The kernel goes first: it may refuse the write (the data limit), and
+/// then nothing has changed. Storing the value in the mirror may raise in
+/// turn (out of memory, for a name the mirror has never held); the mirror
+/// counts as stale while it is stored, so if that raises, the host reloads
+/// it from the kernel before the next call trusts it.
 ///
 /// # Safety
 /// `l` runs a closure made by `closure`, with the name at 1, the value at
 /// 2 and nothing above; `name` is the name's text.
-unsafe fn write(l: *mut ffi::lua_State, name: &str) {
-    // SAFETY: guaranteed by the caller.
+unsafe fn write(l: *mut ffi::lua_State, name: &str, value: Option<Value>) {
+    // SAFETY: guaranteed by the caller; `value` is moved into the kernel
+    // (or dropped) before anything may raise.
     unsafe {
         let link = link(l);
-        let kind = ffi::lua_type(l, 2);
-        if kind == ffi::LUA_TSTRING && text(l, 2).is_none() {
-            fail(l, "vars.set: a variable's text must be UTF-8")
-        }
-        let value = match kind {
-            ffi::LUA_TBOOLEAN => Some(Value::Bool(ffi::lua_toboolean(l, 2) != 0)),
-            ffi::LUA_TNUMBER => Some(Value::Int(ffi::lua_tointegerx(l, 2, std::ptr::null_mut()))),
-            ffi::LUA_TSTRING => text(l, 2).map(|t| Value::Str(t.to_string())),
-            _ => None,
-        };
         if guarded(link, "vars.set", || {
             link.with_state(|_, s| {
                 let before = s.vars_stamp();
@@ -398,17 +407,14 @@ unsafe fn text<'a>(l: *mut ffi::lua_State, i: c_int) -> Option<&'a str> {
     }
 }
 
-/// Replaces the number at `index` by the integer it equals, or raises if
-/// it has a fraction.
+/// The whole number at `index`, which replaces a float there; raises if it
+/// has a fraction.
 ///
 /// # Safety
 /// `l` runs a closure made by `closure`; a number is at `index`.
-unsafe fn whole(l: *mut ffi::lua_State, index: c_int, function: &str) {
+unsafe fn whole(l: *mut ffi::lua_State, index: c_int, function: &str) -> i64 {
     // SAFETY: guaranteed by the caller.
     unsafe {
-        if ffi::lua_isinteger(l, index) != 0 {
-            return;
-        }
         let mut ok = 0;
         let n = ffi::lua_tointegerx(l, index, &mut ok);
         if ok == 0 {
@@ -420,8 +426,11 @@ unsafe fn whole(l: *mut ffi::lua_State, index: c_int, function: &str) {
                 ),
             );
         }
-        ffi::lua_pushinteger(l, n);
-        ffi::lua_replace(l, index);
+        if ffi::lua_isinteger(l, index) == 0 {
+            ffi::lua_pushinteger(l, n);
+            ffi::lua_replace(l, index);
+        }
+        n
     }
 }
 
