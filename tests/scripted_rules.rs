@@ -365,6 +365,67 @@ fn what_scripts_keep_in_the_kernel_is_bounded() {
 }
 
 #[test]
+fn each_new_game_starts_from_the_data_s_variables() {
+    // New games share the engine's starting variables until they write:
+    // what one game wrote is not where the next starts.
+    let p = probe(&probe_rules(
+        "",
+        "(function() vars.set('start', vars.get('start') + 98) return vars.get('start') end)()",
+    ));
+    let yaml = fs::read_to_string(format!("{}/game.yaml", p.root)).unwrap();
+    fs::write(
+        format!("{}/game.yaml", p.root),
+        format!("{yaml}vars:\n  start: 1\n"),
+    )
+    .unwrap();
+    let engine = load_probe(&p).expect("the package loads");
+    let first = play_out(&engine).expect("the game plays");
+    assert_eq!(first.vars().get("start"), Some(&Value::Int(99)));
+    let next = engine.new_game(4).expect("a game starts");
+    assert_eq!(next.vars().get("start"), Some(&Value::Int(1)));
+    assert_eq!(next.vars(), &engine.game.vars);
+    assert_eq!(engine.game.vars.get("start"), Some(&Value::Int(1)));
+}
+
+#[test]
+fn bad_variable_writes_name_the_function_and_the_line_and_change_nothing() {
+    // Each refused write: the error names the function and the script's
+    // line, and the variable keeps its value. A whole float is stored as
+    // the integer it equals, whichever way it is written.
+    let p = probe(&probe_rules(
+        "",
+        "(function()\n\
+           local function refused(f, want)\n\
+             local ok, err = pcall(f)\n\
+             err = tostring(err)\n\
+             assert(not ok and err:find(want, 1, true) and err:find('rules.lua:%d+:'), err)\n\
+           end\n\
+           vars.set('n', 5)\n\
+           refused(function() vars.set('n', 0.5) end, \"bad argument #2 to 'vars.set' (game variables hold whole numbers, not fractions)\")\n\
+           refused(function() vars.set('n', {}) end, \"bad argument #2 to 'vars.set' (game variables hold booleans, whole numbers and strings, not a table\")\n\
+           refused(function() vars.set(7, 1) end, \"bad argument #1 to 'vars.set' (a UTF-8 string expected, got number)\")\n\
+           refused(function() vars.set('n', '\\255') end, \"vars.set: a variable's text must be UTF-8\")\n\
+           refused(function() vars.game.n = print end, \"bad argument #2 to 'vars.game' (game variables hold booleans, whole numbers and strings, not a function\")\n\
+           refused(function() vars.add('n', 1.5) end, \"bad argument #2 to 'vars.add' (game variables hold whole numbers, not fractions)\")\n\
+           refused(function() vars.add('n', 'x') end, \"bad argument #2 to 'vars.add' (number expected)\")\n\
+           refused(function() vars.add('n', math.maxinteger) end, 'vars.add: the sum does not fit in a whole number')\n\
+           vars.set('t', 'text')\n\
+           refused(function() vars.add('t', 1) end, 'vars.add: the variable holds text or a boolean, not a whole number')\n\
+           assert(vars.get('n') == 5 and vars.game.n == 5 and vars.get('t') == 'text')\n\
+           vars.set('n', 6.0)\n\
+           assert(math.type(vars.game.n) == 'integer' and vars.game.n == 6)\n\
+           local sum = vars.add('n', 2.0)\n\
+           assert(math.type(sum) == 'integer' and sum == 8 and math.type(vars.get('n')) == 'integer')\n\
+           return vars.get('n')\n\
+         end)()",
+    ));
+    let engine = load_probe(&p).expect("the package loads");
+    let state = play_out(&engine).expect("every refusal is caught");
+    assert_eq!(state.vars().get("n"), Some(&Value::Int(8)));
+    assert_eq!(state.result.unwrap().scores[0], 8);
+}
+
+#[test]
 fn game_variables_read_and_write_as_fields_of_vars_game() {
     let p = probe(&probe_rules(
         "rawset(vars.game, 'planted', 7)",

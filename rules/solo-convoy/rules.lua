@@ -18,6 +18,11 @@ local USED = convoy.used
 local NONE = {}
 local tables, option_count
 
+-- Before the data is compiled: the game sheet's starting values.
+function configure(data)
+  convoy.configure(data)
+end
+
 -- Once the data is final: the tables, for the functions below.
 function prepare()
   tables = _ENV.tables
@@ -57,15 +62,13 @@ local function named(type, plural)
 end
 
 -- Convoy composition: roll how many ships of each type sail. (A labelled
--- roll narrates itself: "Cargo ships: 3D6 rolled 3+6+4 = 13".)
+-- roll narrates itself: "Cargo ships: 3D6 rolled 3+6+4 = 13". None is yet
+-- damaged, lost or home: the sheet starts at zero, see lib/convoy.lua.)
 function rules.convoy_composition()
   for _, row in ipairs(tables.composition) do
     local n = roll(row.dice, row.plural)
     set(convoy.name.sailed[row.type], n)
     set(AFLOAT[row.type], n)
-    set(DAMAGED[row.type], 0)
-    set(LOST[row.type], 0)
-    set(HOME[row.type], 0)
   end
 end
 
@@ -351,7 +354,13 @@ end
 
 -- Ships leaving the convoy (not losses); damaged ones go first.
 function rules.send_home(type, n)
-  add(DAMAGED[type], -min(n, var[DAMAGED[type]]))
+  if n == 0 then
+    return
+  end
+  local damaged = min(n, var[DAMAGED[type]])
+  if damaged > 0 then
+    add(DAMAGED[type], -damaged)
+  end
   add(AFLOAT[type], -n)
   add(HOME[type], n)
 end
@@ -433,15 +442,12 @@ end
 
 phases.setup = {}
 
--- Setup: roll the convoy, the journey and the friendly waters.
+-- Setup: roll the convoy, the journey and the friendly waters. (The other
+-- counters start where the game sheet does: see lib/convoy.lua.)
 function phases.setup.run()
   rules.convoy_composition()
   rules.length_of_journey()
   rules.friendly_waters()
-  set("interceptions", 0)
-  set("next_turn", 0)
-  set("options_used", 0)
-  set("turn", 1)
   return nil
 end
 

@@ -40,6 +40,28 @@ M.rolls = {}
 -- Dumb luck).
 M.carried_from = {}
 
+-- The variable of a ship type's counter ("afloat", "cargo"): "afloat_cargo".
+local function counter_name(counter, type)
+  return counter .. "_" .. type
+end
+
+-- The game sheet as it starts, before the convoy is rolled: every counter
+-- of every ship type at zero, no interception scored, no contact modifier
+-- carried, no option used, the first turn. Starting values are data
+-- (game.yaml's `vars`, here filled from the composition table, so a
+-- scenario's ship types get theirs): the kernel sets them when a game
+-- starts, for much less than the rules writing each one.
+function M.configure(data)
+  local start = data.vars or {}
+  for _, row in ipairs(data.tables.composition) do
+    for counter in pairs(M.name) do
+      start[counter_name(counter, row.type)] = 0
+    end
+  end
+  start.interceptions, start.next_turn, start.options_used, start.turn = 0, 0, 0, 1
+  data.vars = start
+end
+
 function M.prepare()
   for _, row in ipairs(tables.composition) do
     M.types[#M.types + 1] = row.type
@@ -47,7 +69,7 @@ function M.prepare()
   end
   for counter, names in pairs(M.name) do
     for _, type in ipairs(M.types) do
-      names[type] = counter .. "_" .. type
+      names[type] = counter_name(counter, type)
     end
   end
   for i = #tables.contact.rows, 1, -1 do
