@@ -177,6 +177,50 @@ fn composition_is_rolled_at_setup() {
 }
 
 #[test]
+fn the_game_sheet_starts_from_the_data() {
+    // Every counter of every ship type starts at zero and the turn at 1:
+    // game data that `configure` fills from the composition table (a
+    // scenario's ship types get theirs), set by the kernel at a new game.
+    for target in ["solo-convoy", "solo-convoy/small-convoy"] {
+        let e = engine(target);
+        for t in TYPES {
+            for c in ["sailed", "afloat", "damaged", "lost", "home"] {
+                let name = format!("{c}_{t}");
+                assert_eq!(
+                    e.game.vars.get(&name),
+                    Some(&Value::Int(0)),
+                    "{target}: {name}"
+                );
+            }
+        }
+        for (name, start) in [
+            ("turn", 1),
+            ("interceptions", 0),
+            ("next_turn", 0),
+            ("options_used", 0),
+        ] {
+            assert_eq!(
+                e.game.vars.get(name),
+                Some(&Value::Int(start)),
+                "{target}: {name}"
+            );
+        }
+    }
+    // The setup rolls the convoy; nothing is yet damaged, lost or home.
+    let s = Solo::new();
+    for t in TYPES {
+        for c in ["damaged", "lost", "home"] {
+            assert_eq!(
+                s.state.vars().get(&format!("{c}_{t}")),
+                Some(&Value::Int(0)),
+                "{c}_{t}"
+            );
+        }
+    }
+    assert_eq!(s.int("sailed_cargo"), 12);
+}
+
+#[test]
 fn composition_dice_reach_their_ends() {
     let s = Solo::with(engine("solo-convoy"), &[6, 6, 6, 6, 3, 6, 6, 6, 6]);
     assert_eq!(s.afloat("cargo"), 18);
