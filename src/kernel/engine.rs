@@ -27,6 +27,11 @@ pub struct Engine {
     narrated: Cell<bool>,
     /// Whether new games keep their action log (`set_action_log`).
     logged: Cell<bool>,
+    /// The game's starting variables, with room for a scripted game's
+    /// others: each new game shares them until its first write copies
+    /// them, at their room (copying a map keeps its size; growing one to
+    /// make room after copying it rehashed every name, every game).
+    start_vars: Vars,
 }
 
 /// Room reserved in a new game's logs: a typical game never reallocates
@@ -47,11 +52,21 @@ const FLOW_RAN_OUT: &str = "the flow of play ran out";
 
 impl Engine {
     pub fn new(game: Rc<Game>, scripts: Box<dyn Scripts>) -> Engine {
+        let mut start_vars = game.vars.clone();
+        if game
+            .phases
+            .iter()
+            .any(|p| matches!(p.kind, PhaseKind::Script))
+        {
+            // Scripted phases keep a few dozen variables: make room once.
+            start_vars.reserve(EXPECTED_VARS);
+        }
         Engine {
             game,
             scripts,
             narrated: Cell::new(true),
             logged: Cell::new(true),
+            start_vars,
         }
     }
 
@@ -83,11 +98,7 @@ impl Engine {
         state.narrated = self.narrated.get();
         state.logged = self.logged.get();
         state.reserve_plies(EXPECTED_PLIES);
-        *state.vars_mut() = g.vars.clone();
-        if g.phases.iter().any(|p| matches!(p.kind, PhaseKind::Script)) {
-            // Scripted phases keep a few dozen variables: make room once.
-            state.vars_mut().reserve(EXPECTED_VARS);
-        }
+        *state.vars_mut() = self.start_vars.clone();
         state.first_player = match g.first_player {
             FirstPlayer::Fixed(p) => p,
             FirstPlayer::Coin => PlayerId(state.rng.below(g.players.len() as u32) as u8),
