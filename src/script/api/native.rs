@@ -144,6 +144,16 @@ pub(super) unsafe fn upvalues<'a>(l: *mut ffi::lua_State) -> (&'a Link, &'static
     }
 }
 
+/// The link alone (upvalue 1 of every closure made here or by the cached
+/// `vars` functions): what a quick path needs, one read instead of two.
+///
+/// # Safety
+/// `l` must be running such a closure.
+pub(super) unsafe fn link<'a>(l: *mut ffi::lua_State) -> &'a Link {
+    // SAFETY: guaranteed by the caller; the link outlives the Lua state.
+    unsafe { &*ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)).cast::<Link>() }
+}
+
 /// Runs a native's body on the arguments on the stack, with its results
 /// left in the link's buffer or its error stored in the link; returns
 /// whether it failed. Every Rust value it makes is gone when it returns.

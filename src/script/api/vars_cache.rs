@@ -26,7 +26,7 @@
 //! when nothing needing a drop is alive.
 
 use super::link::Link;
-use super::native::{ApiError, guarded, raise, type_name};
+use super::native::{ApiError, guarded, link, raise, type_name};
 use crate::kernel::script_data::Scope;
 use crate::kernel::value::{Value, Vars};
 use mlua::{Function, Lua, Table, Variadic, ffi};
@@ -34,7 +34,6 @@ use std::cell::{Cell, RefCell};
 use std::ffi::{c_int, c_void};
 use std::fmt;
 
-const LINK: c_int = ffi::lua_upvalueindex(1);
 const MIRROR: c_int = ffi::lua_upvalueindex(2);
 
 /// The Lua-side mirror of the game variables, and `vars.game` over it.
@@ -119,29 +118,23 @@ impl VarsCache {
     pub fn load(&self, lua: &Lua, vars: &Vars) -> mlua::Result<()> {
         self.fit(vars);
         let fresh = lua.create_table_with_capacity(0, self.room.get())?;
-        // SAFETY: the new table is at 1; each name and value is pushed and
-        // stored raw. Pushing text may raise (out of memory): the walk over
-        // `vars` holds nothing that needs dropping, and `exec_raw` turns the
-        // error into a Rust one. (A bot weighing moves makes the host load
-        // a copied state's variables for each move, so this is a hot path
-        // in games with many variables: one protected call for them all.)
-        unsafe {
-            lua.exec_raw::<()>(&fresh, |l| {
-                for (name, value) in vars.iter_unordered() {
-                    store(l, name, Some(value));
-                }
-                ffi::lua_settop(l, 0);
-            })?
-        };
         let holders = Variadic::from_iter(self.holders.borrow().iter().cloned());
         let meta = self.meta.borrow().clone();
         // SAFETY: the new mirror is at 1, the proxy's metatable (or nil) at
-        // 2, and C closures made by `closure`, with two upvalues, above;
-        // `lua_setupvalue` pops the copy of the mirror into the second.
-        // `__index` is already a key of the metatable: setting it again
-        // allocates nothing.
+        // 2, and C closures made by `closure`, with two upvalues, above.
+        // Each name and value is stored raw; pushing text may raise (out of
+        // memory): the walk over `vars` holds nothing that needs dropping,
+        // and `exec_raw` turns the error into a Rust one. Then
+        // `lua_setupvalue` pops a copy of the mirror into each holder's
+        // second upvalue; `__index` is already a key of the metatable:
+        // setting it again allocates nothing. (One protected call for it
+        // all: a new game loads its starting variables, and a bot weighing
+        // moves makes the host load a copied state's for each move.)
         unsafe {
             lua.exec_raw::<()>((&fresh, meta, holders), |l| {
+                for (name, value) in vars.iter_unordered() {
+                    store(l, name, Some(value));
+                }
                 for holder in 3..=ffi::lua_gettop(l) {
                     ffi::lua_pushvalue(l, 1);
                     ffi::lua_setupvalue(l, holder, 2);
@@ -353,15 +346,6 @@ unsafe fn write(l: *mut ffi::lua_State, name: &str, value: Option<Value>) {
         ffi::lua_rawset(l, MIRROR);
         link.resume_cache(holds);
     }
-}
-
-/// The link (upvalue 1 of every closure made by `closure`).
-///
-/// # Safety
-/// `l` runs a closure made by `closure`.
-unsafe fn link<'a>(l: *mut ffi::lua_State) -> &'a Link {
-    // SAFETY: the upvalue is the link, which outlives the Lua state.
-    unsafe { &*ffi::lua_touserdata(l, LINK).cast::<Link>() }
 }
 
 /// The name at 1, or a raised error.

@@ -11,7 +11,7 @@
 //! exactly what the ordinary path would.
 
 use super::super::link::Link;
-use super::super::native::{call, upvalues};
+use super::super::native::{call, link};
 use mlua::ffi;
 use std::ffi::c_int;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -22,7 +22,7 @@ pub(super) unsafe extern "C-unwind" fn roll(l: *mut ffi::lua_State) -> c_int {
     // `call` reads too; the quick path has dropped every Rust value by the
     // time `call` may raise.
     unsafe {
-        let (link, _) = upvalues(l);
+        let link = link(l);
         match quick_roll(l, link) {
             Some(total) => {
                 ffi::lua_pushinteger(l, total);
@@ -38,7 +38,7 @@ pub(super) unsafe extern "C-unwind" fn roll(l: *mut ffi::lua_State) -> c_int {
 pub(super) unsafe extern "C-unwind" fn on(l: *mut ffi::lua_State) -> c_int {
     // SAFETY: as in `roll`; a C function may push LUA_MINSTACK values.
     unsafe {
-        let (link, _) = upvalues(l);
+        let link = link(l);
         match quick_on(l, link) {
             Some((row, read, natural)) => {
                 match row {
