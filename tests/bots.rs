@@ -473,3 +473,47 @@ fn ismcts_plays_the_solitaire_game_for_score() {
     );
     assert!(search > random, "ismcts:30 {search:.2}, random {random:.2}");
 }
+
+/// A captain takes the gold (worth 10, lost at any of six storms where
+/// the captain jettisons it) or the lead (worth 1, never lost).
+const STORM_RUN: &str = "\
+id: storm-run
+title: Storm run
+players: [{ id: captain, name: Captain }]
+first_player: captain
+vars: { cargo: 0 }
+phases: { voyage: { kind: script } }
+flow: [voyage]
+scripts: [rules.lua]
+";
+
+const STORM_RUN_RULES: &str = r#"
+phases.voyage = {
+  run = function(frame)
+    if frame.step == 0 then return { "take the gold", "take the lead" } end
+    if frame.step <= 6 then return { "stow the gold", "jettison the gold" } end
+    game.finish { reason = "the voyage is over", scores = { captain = vars.get("cargo") } }
+  end,
+  choose = function(frame, choice)
+    if frame.step == 0 then
+      vars.set("cargo", choice == "take the gold" and 10 or 1)
+    elseif choice == "jettison the gold" and vars.get("cargo") == 10 then
+      vars.set("cargo", 0)
+    end
+    frame.step = frame.step + 1
+  end,
+}
+function rules.evaluate(player) return vars.get("cargo") end
+"#;
+
+/// In a scripted game the search scores the line it adds where its tree
+/// ends, with the heuristic. Random moves past the tree jettison the gold
+/// in 63 lines of 64, so a search that played them (12, as it did before)
+/// took the lead in every voyage, at 10 iterations a decision or 100.
+#[test]
+fn ismcts_scores_a_scripted_line_where_its_tree_ends() {
+    let (_dir, e) = common::temp_package("storm-run", STORM_RUN, STORM_RUN_RULES);
+    for bot in ["ismcts:10", "ismcts:100"] {
+        assert_eq!(mean_score(&e, bot, 8, 1), 10.0, "{bot}");
+    }
+}
