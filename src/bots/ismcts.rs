@@ -5,30 +5,27 @@
 //! a determinization (a full state its seat could be in: hidden faces
 //! shuffled among the identities still unseen, future dice reseeded; see
 //! `kernel::determinize`), walks down the tree choosing among the children
-//! legal in that sample, adds one node, scores it (below), and backs up
-//! what each player got. The real state is never searched, so
+//! legal in that sample, adds one node, plays on with random moves, and
+//! backs up what each player got. The real state is never searched, so
 //! the bot's choice depends only on what its seat has seen.
 //!
 //! Three things make it strong where plain ISMCTS is weak:
 //!
-//! - **Leaves scored by the heuristic.** Where the rules have one
-//!   (`rules.evaluate`), the line an iteration adds to the tree is
-//!   scored by it for every player (see `reward`) as soon as it reaches
-//!   a decision of a scripted phase, or after [`NATIVE_PLAYOUT`] random
-//!   moves through native phases. Random moves past the tree are worth
-//!   their price only where they are nearly free: a native move
-//!   (Convoy's) costs a small part of one `evaluate`, and twelve of them
-//!   show captures the heuristic then counts (the search beat greedy in
-//!   39 of 40 Convoy games with them, 16 of 20 without). A scripted
-//!   decision runs the rules' Lua: in Treasure Fleet twelve random ones
-//!   (a ship sails, fires and boards at random) cost four times the
-//!   rest of an iteration and blur what the heuristic scores (against
-//!   greedy at 65 iterations a decision, 40 games: 18 won with them, 20
-//!   without, at 270-440 and 1,900-2,200 iterations a CPU second), and to
-//!   the end of a 900-decision game they say nothing (the search banked
-//!   no treasure that way). Scored at the leaf, the search is a sampled
-//!   lookahead judged as greedy's one ply is, only deeper. A package
-//!   without a heuristic is played out at random to the end.
+//! - **A cut-off.** A playout stops after [`PLAYOUT`] random decisions,
+//!   or as many as the package declares (`tables.search.playout`), and
+//!   the position is scored by the rules' heuristic (`rules.evaluate`)
+//!   for every player (see `reward`): random moves to the end of a
+//!   900-decision game say next to nothing about the first one (Treasure
+//!   Fleet's search banked no treasure that way), and cost minutes a
+//!   game. A package without a heuristic is played to the end. How many
+//!   random decisions help depends on the game: Convoy's native moves are
+//!   nearly free and show captures (the search beat greedy in 39 of 40
+//!   games with twelve, 16 of 20 with none), Mediterranea's and the
+//!   solitaire game's searches lose strength without them, while in
+//!   Treasure Fleet twelve random decisions (a ship sails, fires and
+//!   boards at random) cost four times the rest of an iteration and blur
+//!   what the heuristic then scores, so it declares none: the search is
+//!   then a sampled lookahead judged as greedy's one ply is, only deeper.
 //! - **Progressive widening.** A node opens a new child only while it has
 //!   fewer than [`WIDEN_BASE`] + [`WIDEN_RATE`] × √visits, so a decision
 //!   with dozens of near-identical actions (ship orders, army moves) is
@@ -51,7 +48,7 @@ use super::reward::Rewards;
 use super::{Bot, Budget, Sight, greedy, quietly};
 use crate::kernel::action::Action;
 use crate::kernel::engine::Engine;
-use crate::kernel::game::PhaseKind;
+use crate::kernel::game::Game;
 use crate::kernel::piece::PlayerId;
 use crate::kernel::rng::GameRng;
 use crate::kernel::scripts::RulesError;
@@ -61,9 +58,12 @@ use std::time::Instant;
 /// UCB1's exploration constant for rewards in 0..1.
 const EXPLORATION: f64 = 0.7;
 
-/// Random moves a line plays through native phases past the tree before
-/// the heuristic scores it (see the module's docs).
-const NATIVE_PLAYOUT: u32 = 12;
+/// Random decisions a playout makes before the heuristic scores it,
+/// where the package declares no other number (see the module's docs).
+const PLAYOUT: u32 = 12;
+
+/// The most random decisions a package may ask a playout for.
+const MOST_PLAYOUT: u64 = 1000;
 
 /// Progressive widening: children a node may have before its first
 /// visits, and how fast the limit grows with the square root of visits.
@@ -118,8 +118,10 @@ struct Search {
     /// The root's actions in the order the tree opens them.
     root_order: Vec<Action>,
     rewards: Rewards,
-    /// Whether the rules have a heuristic to score leaves with.
+    /// Whether the rules have a heuristic to cut playouts off with.
     heuristic: bool,
+    /// Random decisions a playout makes before the heuristic scores it.
+    playout: u32,
     low: f64,
     high: f64,
 }
@@ -138,6 +140,7 @@ impl Bot for IsmctsBot {
                 root_order,
                 rewards: Rewards::new(engine.game.players.len()),
                 heuristic,
+                playout: playout_length(&engine.game)?,
                 low: f64::INFINITY,
                 high: f64::NEG_INFINITY,
             };
@@ -179,15 +182,20 @@ impl Bot for IsmctsBot {
     }
 }
 
-/// Whether the decision `state` waits for is a scripted phase's: its
-/// moves run the rules' Lua.
-fn scripted(engine: &Engine, state: &GameState) -> bool {
-    state.stack.last().is_some_and(|frame| {
-        matches!(
-            engine.game.phases[frame.phase as usize].kind,
-            PhaseKind::Script
-        )
-    })
+/// The random decisions a playout makes before the heuristic scores it:
+/// the package's `tables.search.playout`, else [`PLAYOUT`].
+fn playout_length(game: &Game) -> Result<u32, RulesError> {
+    let Some(value) = game.tables.get("search").and_then(|s| s.get("playout")) else {
+        return Ok(PLAYOUT);
+    };
+    match value.as_u64() {
+        Some(n) if n <= MOST_PLAYOUT => Ok(n as u32),
+        _ => Err(RulesError(format!(
+            "game.yaml: tables.search.playout is {value}: write the random decisions a search \
+             bot's playout makes before rules.evaluate scores it, a whole number from 0 to \
+             {MOST_PLAYOUT}"
+        ))),
+    }
 }
 
 /// The root's actions, best first for the seat by one ply of the
@@ -261,7 +269,7 @@ impl Search {
             node = chosen;
             path.push(node);
         }
-        let rewards = self.leaf_rewards(engine, &mut state, &mut legal, rng)?;
+        let rewards = self.play_out(engine, &mut state, &mut legal, rng)?;
         for &r in &rewards {
             self.low = self.low.min(r);
             self.high = self.high.max(r);
@@ -274,26 +282,24 @@ impl Search {
         Ok(())
     }
 
-    /// The rewards of each player for the line an iteration added: random
-    /// moves through native phases, then the heuristic's scores at a
-    /// scripted decision or after [`NATIVE_PLAYOUT`] moves; without a
-    /// heuristic, random moves to the end. A game over is its outcome.
-    fn leaf_rewards(
+    /// Random moves to the end of the game, or to the cut-off where the
+    /// heuristic scores the position; the rewards of each player.
+    fn play_out(
         &mut self,
         engine: &Engine,
         state: &mut GameState,
         legal: &mut Vec<Action>,
         rng: &mut GameRng,
     ) -> Result<Vec<f64>, RulesError> {
-        let mut moves = 0;
+        let mut depth = 0;
         while engine.to_move(state).is_some() {
-            if self.heuristic && (moves >= NATIVE_PLAYOUT || scripted(engine, state)) {
+            if self.heuristic && depth >= self.playout {
                 return self.scored(engine, state);
             }
             engine.legal_actions(state, legal);
             let pick = rng.below(legal.len() as u32) as usize;
             engine.apply(state, legal[pick])?;
-            moves += 1;
+            depth += 1;
         }
         Ok(self.rewards.of_outcome(state.result.as_ref()))
     }
