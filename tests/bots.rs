@@ -473,3 +473,69 @@ fn ismcts_plays_the_solitaire_game_for_score() {
     );
     assert!(search > random, "ismcts:30 {search:.2}, random {random:.2}");
 }
+
+/// A captain takes the gold (worth 10, lost at any of six storms where
+/// the captain jettisons it) or the lead (worth 1, never lost); `{}` is
+/// where the package's `tables:` go.
+const STORM_RUN: &str = "\
+id: storm-run
+title: Storm run
+players: [{ id: captain, name: Captain }]
+first_player: captain
+vars: { cargo: 0 }
+phases: { voyage: { kind: script } }
+flow: [voyage]
+scripts: [rules.lua]
+";
+
+const STORM_RUN_RULES: &str = r#"
+phases.voyage = {
+  run = function(frame)
+    if frame.step == 0 then return { "take the gold", "take the lead" } end
+    if frame.step <= 6 then return { "stow the gold", "jettison the gold" } end
+    game.finish { reason = "the voyage is over", scores = { captain = vars.get("cargo") } }
+  end,
+  choose = function(frame, choice)
+    if frame.step == 0 then
+      vars.set("cargo", choice == "take the gold" and 10 or 1)
+    elseif choice == "jettison the gold" and vars.get("cargo") == 10 then
+      vars.set("cargo", 0)
+    end
+    frame.step = frame.step + 1
+  end,
+}
+function rules.evaluate(player) return vars.get("cargo") end
+"#;
+
+/// The storm run with `tables` added to its game.yaml.
+fn storm_run(tables: &str) -> (tempfile::TempDir, Engine) {
+    let game = format!("{STORM_RUN}{tables}\n");
+    common::temp_package("storm-run", &game, STORM_RUN_RULES)
+}
+
+/// A package declares how many random decisions a playout makes before
+/// the heuristic scores it. Random moves jettison the gold in 63 lines
+/// of 64: with the twelve a search plays by default it takes the lead in
+/// every voyage; declaring none, it scores the line where its tree ends
+/// and takes the gold.
+#[test]
+fn a_package_declares_how_far_a_search_plays_at_random() {
+    let (_dir, by_default) = storm_run("");
+    let (_dir2, declared) = storm_run("tables: { search: { playout: 0 } }");
+    for bot in ["ismcts:10", "ismcts:100"] {
+        assert_eq!(mean_score(&by_default, bot, 8, 1), 1.0, "{bot}");
+        assert_eq!(mean_score(&declared, bot, 8, 1), 10.0, "{bot}");
+    }
+}
+
+#[test]
+fn a_playout_length_that_is_not_a_whole_number_is_refused_by_name() {
+    let (_dir, e) = storm_run("tables: { search: { playout: -1 } }");
+    e.set_narration(false);
+    let err = play_game(&e, game_seed(1, 0), &["ismcts:10".to_string()]).unwrap_err();
+    assert!(
+        err.0.contains("tables.search.playout is -1") && err.0.contains("from 0 to 1000"),
+        "{}",
+        err.0
+    );
+}
