@@ -528,14 +528,30 @@ fn a_package_declares_how_far_a_search_plays_at_random() {
     }
 }
 
+/// A bad playout length is the package's error, at its line, when the
+/// game loads (so `check` finds it), not the first search's.
 #[test]
-fn a_playout_length_that_is_not_a_whole_number_is_refused_by_name() {
-    let (_dir, e) = storm_run("tables: { search: { playout: -1 } }");
-    e.set_narration(false);
-    let err = play_game(&e, game_seed(1, 0), &["ismcts:10".to_string()]).unwrap_err();
+fn a_playout_length_that_is_not_a_whole_number_is_refused_at_its_line() {
+    let package = PackageCopy::of("treasure-fleet");
+    package.replace(
+        "game.yaml",
+        "search: { playout: 0 }",
+        "search: { playout: -1 }",
+    );
+    let (line, _) = package.position_of("game.yaml", "playout: -1");
+    let request = Request {
+        target: package.root.to_string_lossy().into_owned(),
+        options: vec![],
+        overlays: vec![],
+    };
+    let err = load(&Catalog::embedded(), &request)
+        .err()
+        .expect("refused")
+        .to_string();
     assert!(
-        err.0.contains("tables.search.playout is -1") && err.0.contains("from 0 to 1000"),
-        "{}",
-        err.0
+        err.contains(&format!("game.yaml:{line}:"))
+            && err.contains("tables.search.playout is -1")
+            && err.contains("from 0 to 1000"),
+        "{err}"
     );
 }

@@ -48,7 +48,6 @@ use super::reward::Rewards;
 use super::{Bot, Budget, Sight, greedy, quietly};
 use crate::kernel::action::Action;
 use crate::kernel::engine::Engine;
-use crate::kernel::game::Game;
 use crate::kernel::piece::PlayerId;
 use crate::kernel::rng::GameRng;
 use crate::kernel::scripts::RulesError;
@@ -61,9 +60,6 @@ const EXPLORATION: f64 = 0.7;
 /// Random decisions a playout makes before the heuristic scores it,
 /// where the package declares no other number (see the module's docs).
 const PLAYOUT: u32 = 12;
-
-/// The most random decisions a package may ask a playout for.
-const MOST_PLAYOUT: u64 = 1000;
 
 /// Progressive widening: children a node may have before its first
 /// visits, and how fast the limit grows with the square root of visits.
@@ -140,7 +136,7 @@ impl Bot for IsmctsBot {
                 root_order,
                 rewards: Rewards::new(engine.game.players.len()),
                 heuristic,
-                playout: playout_length(&engine.game)?,
+                playout: engine.game.search_playout.unwrap_or(PLAYOUT),
                 low: f64::INFINITY,
                 high: f64::NEG_INFINITY,
             };
@@ -179,22 +175,6 @@ impl Bot for IsmctsBot {
 
     fn iterations(&self) -> u64 {
         self.iterations
-    }
-}
-
-/// The random decisions a playout makes before the heuristic scores it:
-/// the package's `tables.search.playout`, else [`PLAYOUT`].
-fn playout_length(game: &Game) -> Result<u32, RulesError> {
-    let Some(value) = game.tables.get("search").and_then(|s| s.get("playout")) else {
-        return Ok(PLAYOUT);
-    };
-    match value.as_u64() {
-        Some(n) if n <= MOST_PLAYOUT => Ok(n as u32),
-        _ => Err(RulesError(format!(
-            "game.yaml: tables.search.playout is {value}: write the random decisions a search \
-             bot's playout makes before rules.evaluate scores it, a whole number from 0 to \
-             {MOST_PLAYOUT}"
-        ))),
     }
 }
 

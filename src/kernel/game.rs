@@ -342,6 +342,10 @@ pub struct Game {
     /// A game still running after this many actions is drawn; at most
     /// [`MAX_PLIES`].
     pub max_plies: u32,
+    /// The random decisions a search bot's playout makes before
+    /// `rules.evaluate` scores the line (`tables.search.playout`); `None`
+    /// leaves it to the bot. A hint for bots, not a rule.
+    pub search_playout: Option<u32>,
     /// The moves explained for players, in the package's words.
     pub move_help: Vec<MoveHelp>,
 }

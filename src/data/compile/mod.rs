@@ -31,6 +31,9 @@ const MAX_PIECES: usize = u16::MAX as usize - 1;
 const MAX_KINDS: usize = u16::MAX as usize;
 const MAX_PHASES: usize = u16::MAX as usize;
 
+/// The most random decisions a package may ask a search's playout for.
+const MAX_SEARCH_PLAYOUT: u32 = 1000;
+
 /// Compiles a game file. `path` names the file in errors; `enabled` lists
 /// the optional rules switched on.
 /// `outline`, when given, places errors found by path (a table cell, a
@@ -85,8 +88,10 @@ pub fn compile(
         public_player_vars: file.public_player_vars.clone(),
         secrets: Secrets::default(),
         max_plies: c.max_plies(file.max_plies),
+        search_playout: None,
     };
     game.dice_tables = c.dice_tables(&game.tables);
+    game.search_playout = c.search_playout(&game.tables);
     game.first_player = c.first_player(file, &game);
     game.zones = c.zones(file, &game);
     let names = Declared {
@@ -293,6 +298,32 @@ impl Compiler<'_> {
             }
         }
         compiled
+    }
+
+    /// `tables.search.playout`, the search bot's playout length: a whole
+    /// number up to [`MAX_SEARCH_PLAYOUT`], checked here so that `check`
+    /// reports a bad one at its line rather than the first search failing.
+    fn search_playout(
+        &mut self,
+        tables: &serde_json::Map<String, serde_json::Value>,
+    ) -> Option<u32> {
+        let value = tables.get("search")?.get("playout")?;
+        match value.as_u64() {
+            Some(n) if n <= u64::from(MAX_SEARCH_PLAYOUT) => Some(n as u32),
+            _ => {
+                let value = value.to_string();
+                self.err_at(
+                    "tables.search.playout",
+                    format!(
+                        "tables.search.playout is {}: write how many random decisions a \
+                         search bot's playout makes before rules.evaluate scores it, a whole \
+                         number from 0 to {MAX_SEARCH_PLAYOUT}",
+                        echo(&value)
+                    ),
+                );
+                None
+            }
+        }
     }
 
     /// `max_plies`, refused above [`MAX_PLIES`].
