@@ -539,15 +539,7 @@ fn a_playout_length_that_is_not_a_whole_number_is_refused_at_its_line() {
         "search: { playout: -1 }",
     );
     let (line, _) = package.position_of("game.yaml", "playout: -1");
-    let request = Request {
-        target: package.root.to_string_lossy().into_owned(),
-        options: vec![],
-        overlays: vec![],
-    };
-    let err = load(&Catalog::embedded(), &request)
-        .err()
-        .expect("refused")
-        .to_string();
+    let err = common::load_error(&package.root.to_string_lossy());
     assert!(
         err.contains(&format!("game.yaml:{line}:"))
             && err.contains("tables.search.playout is -1")

@@ -6,7 +6,6 @@
 #[allow(dead_code)]
 mod common;
 
-use portolan::data::catalog::Catalog;
 use portolan::kernel::determinize::sample;
 use portolan::kernel::engine::Engine;
 use portolan::kernel::piece::{Location, PieceId, PlayerId};
@@ -14,7 +13,6 @@ use portolan::kernel::rng::GameRng;
 use portolan::kernel::state::GameState;
 use portolan::kernel::value::Value;
 use portolan::kernel::view::{View, Viewer};
-use portolan::load::{Request, load};
 use std::fs;
 
 const GAME: &str = "\
@@ -204,15 +202,7 @@ fn a_bad_named_grid_is_an_error_at_its_line() {
     let bad = GAME.replace("battle: { columns: 3", "bat.tle: { columns: 3");
     fs::write(root.join("game.yaml"), bad).unwrap();
     fs::write(root.join("rules.lua"), RULES).unwrap();
-    let request = Request {
-        target: root.to_string_lossy().into_owned(),
-        options: vec![],
-        overlays: vec![],
-    };
-    let err = load(&Catalog::embedded(), &request)
-        .err()
-        .expect("refused")
-        .to_string();
+    let err = common::load_error(&root.to_string_lossy());
     assert!(
         err.contains("game.yaml:7:5") && err.contains("letters, digits or '_'"),
         "{err}"

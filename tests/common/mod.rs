@@ -74,6 +74,20 @@ pub fn temp_package(name: &str, game: &str, rules: &str) -> (tempfile::TempDir, 
     (dir, engine)
 }
 
+/// The error a package or scenario at `target` is refused with (it must
+/// not load).
+pub fn load_error(target: &str) -> String {
+    let request = Request {
+        target: target.to_string(),
+        options: vec![],
+        overlays: vec![],
+    };
+    load(&Catalog::embedded(), &request)
+        .err()
+        .unwrap_or_else(|| panic!("{target} is refused"))
+        .to_string()
+}
+
 pub fn player(engine: &Engine, id: &str) -> PlayerId {
     engine
         .game
