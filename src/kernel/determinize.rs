@@ -55,14 +55,9 @@ pub fn sample(
     seat: PlayerId,
     rng: &mut GameRng,
 ) -> Result<GameState, RulesError> {
-    let game = &engine.game;
-    let uncovered = secrets::uncovered(game, state, seat);
-    let sampler = engine.has_sampler();
-    if !uncovered.is_empty() && !sampler {
-        return Err(RulesError(secrets::refusal(game, seat, &uncovered)));
-    }
+    let uncovered = uncovered_secrets(engine, state, seat)?;
     let mut sample = state.clone();
-    draw(engine, state, seat, rng, &mut sample, !uncovered.is_empty())?;
+    draw(engine, state, seat, rng, &mut sample, uncovered)?;
     Ok(sample)
 }
 
@@ -76,13 +71,24 @@ pub fn sample_over(
     rng: &mut GameRng,
     sample: &mut GameState,
 ) -> Result<(), RulesError> {
+    let uncovered = uncovered_secrets(engine, state, seat)?;
+    sample.clone_from(state);
+    draw(engine, state, seat, rng, sample, uncovered)
+}
+
+/// Whether `state` holds secrets from `seat` that only the package's
+/// sampler can draw; an error naming them when the package has none.
+fn uncovered_secrets(
+    engine: &Engine,
+    state: &GameState,
+    seat: PlayerId,
+) -> Result<bool, RulesError> {
     let game = &engine.game;
     let uncovered = secrets::uncovered(game, state, seat);
     if !uncovered.is_empty() && !engine.has_sampler() {
         return Err(RulesError(secrets::refusal(game, seat, &uncovered)));
     }
-    sample.clone_from(state);
-    draw(engine, state, seat, rng, sample, !uncovered.is_empty())
+    Ok(!uncovered.is_empty())
 }
 
 /// Draws what `seat` cannot see of `state` into `sample`, a copy of it.

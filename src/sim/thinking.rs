@@ -56,17 +56,18 @@ impl Thinking {
         }
     }
 
-    /// One line per seat whose bot thought measurably (random bots and
-    /// empty seats say nothing), for standard error:
+    /// One line per seat whose bot thought (only bots that weigh their
+    /// moves are timed, so random seats say nothing), for standard error:
     /// `  blue (ismcts:5000): 221 decisions, 0.81 s a decision, 6150 iterations/s`.
     pub fn lines<'a>(&self, seats: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<String> {
         seats
             .zip(&self.0)
-            .filter(|((_, bot), s)| *bot != "random" && s.decisions > 0)
+            .filter(|(_, s)| s.decisions > 0)
             .map(|((player, bot), s)| {
                 let mut line = format!(
-                    "  {player} ({bot}): {} decisions, {} s a decision",
+                    "  {player} ({bot}): {} decision{}, {} s a decision",
                     s.decisions,
+                    if s.decisions == 1 { "" } else { "s" },
                     super::report::rate_text(s.seconds / s.decisions as f64)
                 );
                 if s.iterations > 0 {
@@ -93,13 +94,16 @@ mod tests {
         t.searched(1, 12_000);
         t.decided(2, Duration::from_millis(20));
         let seats = [
-            ("white", "greedy"),
+            ("white", "random"),
             ("green", "ismcts:6000"),
-            ("yellow", "random"),
+            ("yellow", "greedy"),
         ];
         assert_eq!(
             t.lines(seats.into_iter()),
-            vec!["  green (ismcts:6000): 2 decisions, 1.00 s a decision, 6000 iterations/s"]
+            vec![
+                "  green (ismcts:6000): 2 decisions, 1.00 s a decision, 6000 iterations/s",
+                "  yellow (greedy): 1 decision, 0.02 s a decision",
+            ]
         );
     }
 
