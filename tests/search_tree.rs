@@ -123,3 +123,45 @@ fn a_search_that_keeps_its_tree_plays_whole_games_legally() {
         assert!(end.result.is_some(), "{target} ends");
     }
 }
+
+#[test]
+fn an_attack_shows_the_seat_a_face_and_a_quiet_move_does_not() {
+    // The search drops its kept tree when a face was revealed to its seat
+    // since it searched: `Sight::faces_seen` tells it.
+    let engine = engine(&[]);
+    let state = position(
+        &engine,
+        &[
+            ("blue", "Merchant", "c1"),
+            ("blue", "Cruiser", "a2"),
+            ("red", "Destroyer", "a3"),
+        ],
+        "blue",
+    );
+    let red = PlayerId(1 - engine.to_move(&state).expect("blue moves").0);
+    let seen = |s: &GameState| Sight::new(&engine, s, red).faces_seen();
+    let onto_a_ship = |a: &Action| match a {
+        Action::Move { to, .. } => state.first_at(*to).is_some(),
+        _ => false,
+    };
+    let moves = legal_actions(&engine, &state);
+    let quiet = moves
+        .iter()
+        .find(|a| !onto_a_ship(a))
+        .expect("a quiet move");
+    let attack = moves
+        .iter()
+        .find(|a| onto_a_ship(a))
+        .expect("the Cruiser attacks");
+    let after = |a: &Action| engine.try_apply(&state, *a).expect("a legal move");
+    assert_eq!(
+        seen(&after(quiet)),
+        seen(&state),
+        "a move shows red nothing new"
+    );
+    assert_ne!(
+        seen(&after(attack)),
+        seen(&state),
+        "an attack shows red the Cruiser"
+    );
+}

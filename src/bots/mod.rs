@@ -67,6 +67,18 @@ impl<'a> Sight<'a> {
         self.state.ply
     }
 
+    /// A fingerprint of the faces this seat has seen (which pieces show it
+    /// their face): it changes when one is revealed to the seat or hidden
+    /// from it again, so a bot tells whether it learnt a face since.
+    pub fn faces_seen(&self) -> u64 {
+        self.state
+            .piece_ids()
+            .filter(|&id| self.state.piece(id).visible_to(self.seat))
+            .fold(0, |sum, id| {
+                sum.wrapping_add(crate::kernel::hash::mix(u64::from(id.0) + 1))
+            })
+    }
+
     /// The rules being played (they hold no game state).
     pub fn engine(&self) -> &'a Engine {
         self.engine

@@ -36,7 +36,8 @@
 //! - **A kept tree.** The tree under the action chosen is kept and
 //!   followed through the actions the seat sees played until its next
 //!   decision (see `kept`), so a search starts from what the last one
-//!   learnt of the position reached, if nothing hidden came between.
+//!   learnt of the position reached, if nothing hidden came between and
+//!   no face was revealed.
 //!
 //! Any number of players: a node holds the total reward of the player who
 //! chose its action; UCB1 compares rewards rescaled to the lowest and
@@ -144,7 +145,8 @@ impl Bot for IsmctsBot {
         }
         let start = Instant::now();
         let engine = sight.engine();
-        let kept = self.kept.take().and_then(|k| k.take(sight.ply()));
+        let seen = sight.faces_seen();
+        let kept = self.kept.take().and_then(|k| k.take(sight.ply(), seen));
         let (search, done) = quietly(engine, || -> Result<(Search, u32), RulesError> {
             let (root_order, heuristic) = greedy_order(sight, legal, &mut self.rng)?;
             let mut search = Search {
@@ -188,7 +190,7 @@ impl Bot for IsmctsBot {
             })
             .map(|(index, _)| index)
             .expect("the root has a legal child after one iteration");
-        self.kept = Some(Kept::new(search.nodes, sight.ply()));
+        self.kept = Some(Kept::new(search.nodes, sight.ply(), seen));
         Ok(best)
     }
 
