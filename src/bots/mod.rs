@@ -31,7 +31,6 @@ use crate::kernel::rng::GameRng;
 use crate::kernel::scripts::RulesError;
 use crate::kernel::state::GameState;
 use crate::kernel::view::{View, Viewer};
-use crate::replay::secrecy;
 
 /// What a bot may look at: the game as its seat sees it.
 pub struct Sight<'a> {
@@ -59,24 +58,6 @@ impl<'a> Sight<'a> {
             watch: Some(watch),
             ..self
         }
-    }
-
-    /// How many actions the game has seen so far: the same for every
-    /// seat, so a bot tells by it whether it was told of every one.
-    pub fn ply(&self) -> u32 {
-        self.state.ply
-    }
-
-    /// A fingerprint of the faces this seat has seen (which pieces show it
-    /// their face): it changes when one is revealed to the seat or hidden
-    /// from it again, so a bot tells whether it learnt a face since.
-    pub fn faces_seen(&self) -> u64 {
-        self.state
-            .piece_ids()
-            .filter(|&id| self.state.piece(id).visible_to(self.seat))
-            .fold(0, |sum, id| {
-                sum.wrapping_add(crate::kernel::hash::mix(u64::from(id.0) + 1))
-            })
     }
 
     /// The rules being played (they hold no game state).
@@ -144,29 +125,6 @@ pub trait Bot {
     fn iterations(&self) -> u64 {
         0
     }
-
-    /// Whether this bot wants to be told of the actions played
-    /// ([`Bot::observe`], through [`tell`]); a game loop skips the rest.
-    fn follows_play(&self) -> bool {
-        false
-    }
-
-    /// An action about to be applied at `ply`, as this bot's seat may read
-    /// it: `None` for one hidden from it (another seat's scripted choice,
-    /// a placement of a face it cannot see). The search bot follows its
-    /// kept tree by these. Only [`tell`] calls it, so no bot is handed an
-    /// action its seat may not read.
-    fn observe(&mut self, _ply: u32, _seen: Option<Action>) {}
-}
-
-/// Tells `bot`, playing `seat`, of `action` about to be applied in `state`,
-/// filtered as every view is (`replay::secrecy`: the words of another
-/// seat's scripted choice are its own, a placement names a face): a bot
-/// learns that a hidden action was played, never which.
-pub fn tell(bot: &mut dyn Bot, engine: &Engine, state: &GameState, seat: PlayerId, action: Action) {
-    let readers = secrecy::readers(engine, state, action);
-    let seen = secrecy::sees(Viewer::Player(seat), readers).then_some(action);
-    bot.observe(state.ply, seen);
 }
 
 /// Makes a bot from its spec (`random`, `greedy`, `ismcts:500`,

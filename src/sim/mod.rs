@@ -104,11 +104,6 @@ fn play_timed(
         .iter()
         .map(|name| bots::Spec::parse(name).is_ok_and(|s| s.samples()))
         .collect();
-    // The seats whose bots follow the actions played (a search keeping
-    // its tree); random and greedy seats are not told.
-    let followers: Vec<usize> = (0..seats.len())
-        .filter(|&s| seats[s].follows_play())
-        .collect();
     let mut state = engine.new_game(seed)?;
     let mut buffer = Vec::with_capacity(TYPICAL_CHOICES);
     while let Some(player) = engine.to_move(&state) {
@@ -122,9 +117,6 @@ fn play_timed(
         }
         let action = legal.get(pick);
         watch(player, &state, &mut legal, action);
-        for &s in &followers {
-            bots::tell(&mut *seats[s], engine, &state, PlayerId(s as u8), action);
-        }
         engine.apply(&mut state, action)?;
     }
     for (seat, bot) in seats.iter().enumerate() {

@@ -33,11 +33,6 @@
 //! - **A greedy order at the root.** The root's actions are opened best
 //!   first by one ply of the heuristic on one sample, so the moves the
 //!   widening reaches first are the ones worth searching.
-//! - **A kept tree.** The tree under the action chosen is kept and
-//!   followed through the actions the seat sees played until its next
-//!   decision (see `kept`), so a search starts from what the last one
-//!   learnt of the position reached, if nothing hidden came between and
-//!   no face was revealed.
 //!
 //! Any number of players: a node holds the total reward of the player who
 //! chose its action; UCB1 compares rewards rescaled to the lowest and
@@ -49,8 +44,6 @@
 //! and load, so results are not reproducible). A watcher (the REPL on
 //! Ctrl-C) may stop the search early: it then plays the best move so far.
 
-mod kept;
-
 use super::reward::Rewards;
 use super::{Bot, Budget, Sight, greedy, quietly};
 use crate::kernel::action::Action;
@@ -59,7 +52,6 @@ use crate::kernel::piece::PlayerId;
 use crate::kernel::rng::GameRng;
 use crate::kernel::scripts::RulesError;
 use crate::kernel::state::GameState;
-use kept::Kept;
 use std::time::Instant;
 
 /// UCB1's exploration constant for rewards in 0..1.
@@ -79,8 +71,6 @@ pub struct IsmctsBot {
     rng: GameRng,
     /// Iterations run over every decision so far.
     iterations: u64,
-    /// The last search's tree, followed through the actions seen since.
-    kept: Option<Kept>,
 }
 
 impl IsmctsBot {
@@ -89,7 +79,6 @@ impl IsmctsBot {
             budget,
             rng: GameRng::new(seed),
             iterations: 0,
-            kept: None,
         }
     }
 }
@@ -117,11 +106,6 @@ impl Node {
             reward: 0.0,
         }
     }
-
-    /// A node that stands in for one moved out of a tree.
-    fn placeholder() -> Node {
-        Node::new(Action::Pass, PlayerId(0))
-    }
 }
 
 /// The tree and what one search has seen of the rewards.
@@ -145,12 +129,10 @@ impl Bot for IsmctsBot {
         }
         let start = Instant::now();
         let engine = sight.engine();
-        let seen = sight.faces_seen();
-        let kept = self.kept.take().and_then(|k| k.take(sight.ply(), seen));
         let (search, done) = quietly(engine, || -> Result<(Search, u32), RulesError> {
             let (root_order, heuristic) = greedy_order(sight, legal, &mut self.rng)?;
             let mut search = Search {
-                nodes: kept.unwrap_or_else(|| vec![Node::new(Action::Pass, sight.seat)]),
+                nodes: vec![Node::new(Action::Pass, sight.seat)],
                 root_order,
                 rewards: Rewards::new(engine.game.players.len()),
                 heuristic,
@@ -175,35 +157,24 @@ impl Bot for IsmctsBot {
             Ok((search, done))
         })?;
         self.iterations += u64::from(done);
-        // A kept tree may hold children that were legal in the samples of
-        // an earlier search and are not here: only legal ones are chosen
-        // (an iteration opens or visits one, so there is one).
         let best = search.nodes[0]
             .children
             .iter()
             .map(|&c| &search.nodes[c])
-            .filter_map(|n| Some((legal.iter().position(|&a| a == n.action)?, n)))
-            .max_by(|(_, a), (_, b)| {
+            .max_by(|a, b| {
                 (a.visits, a.reward)
                     .partial_cmp(&(b.visits, b.reward))
                     .expect("rewards are numbers")
             })
-            .map(|(index, _)| index)
-            .expect("the root has a legal child after one iteration");
-        self.kept = Some(Kept::new(search.nodes, sight.ply(), seen));
-        Ok(best)
+            .expect("the root has children after one iteration");
+        Ok(legal
+            .iter()
+            .position(|&a| a == best.action)
+            .expect("root children are legal actions"))
     }
 
     fn iterations(&self) -> u64 {
         self.iterations
-    }
-
-    fn follows_play(&self) -> bool {
-        true
-    }
-
-    fn observe(&mut self, ply: u32, seen: Option<Action>) {
-        self.kept = self.kept.take().and_then(|k| k.follow(ply, seen));
     }
 }
 
