@@ -423,6 +423,35 @@ fn leaders_are_placed_and_p_leaders_leave_5_5_5_7() {
     );
 }
 
+/// The bots' heuristic for a faction (`rules.evaluate`) in this position.
+fn heuristic(m: &Med, faction: &str) -> f64 {
+    let p = m.engine.game.player_index(faction).expect("a faction");
+    let mut scratch = m.state.clone();
+    m.engine
+        .evaluate(&mut scratch, p)
+        .expect("Mediterranea has a heuristic")
+        .expect("it runs")
+}
+
+#[test]
+fn the_bots_heuristic_counts_armies_on_the_map_and_no_leader() {
+    // The heuristic tells a leader's counter by its id, known from the
+    // set-up: a leader on the map adds nothing, an army a quarter point,
+    // whichever faction's.
+    let mut m = Med::empty("mediterranea", 3);
+    m.put("Huns", "Scythia", 3);
+    m.put("Romans", "Rome", 2);
+    let (yellow, white) = (heuristic(&m, "yellow"), heuristic(&m, "white"));
+    m.put("Attila", "Scythia", 1);
+    m.put("Stilicho", "Rome", 1);
+    assert_eq!(heuristic(&m, "yellow"), yellow, "Attila is no army");
+    assert_eq!(heuristic(&m, "white"), white, "Stilicho is no army");
+    m.put("Huns", "Hungary", 1);
+    m.put("Gauls", "Aquitaine", 2);
+    assert_eq!(heuristic(&m, "yellow"), yellow + 0.25);
+    assert_eq!(heuristic(&m, "white"), white + 0.5);
+}
+
 #[test]
 fn leaders_without_p_stay_until_their_next_nation_turn_5_2() {
     let mut m = Med::empty("mediterranea", 3);
