@@ -4,7 +4,7 @@
 local fleet = require("lib.fleet")
 local battle = require("lib.battle")
 local victory = require("lib.victory")
-local attr, set_attr = pieces.attr, pieces.set_attr
+local ipairs, attr, set_attr = ipairs, pieces.attr, pieces.set_attr
 
 -- Each stage of a battle: set-up, drawing activation cards, the active
 -- side's movement, the stationary side's fire, the active side's fire or

@@ -11,7 +11,7 @@ local sailing = require("lib.sailing")
 local contact = require("lib.contact")
 local ports = require("lib.ports")
 local victory = require("lib.victory")
-local attr, set_attr = pieces.attr, pieces.set_attr
+local ipairs, attr, set_attr = ipairs, pieces.attr, pieces.set_attr
 
 function prepare()
   fleet.prepare()
@@ -191,10 +191,10 @@ end
 -- Orders: one to each ship on the map, in the order the side chooses:
 -- the orders of every ship not yet ordered this turn are offered at once.
 function stages.orders(side)
-  local turn, out = vars.get("turn"), {}
+  local turn, held, out = vars.get("turn"), wind.counts(side), {}
   for _, id in ipairs(fleet.on_map(side)) do
     if attr(id, "ordered") ~= turn then
-      for _, order in ipairs(sailing.orders(id, side)) do
+      for _, order in ipairs(sailing.orders(id, side, held)) do
         out[#out + 1] = order
       end
     end
