@@ -128,7 +128,7 @@ function phases.setup.run(frame)
 end
 
 function phases.setup.choose(frame, choice)
-  local id = fleet.ship_in(choice)
+  local id = fleet.ship_in(choice, frame.player)
   set_attr(id, "plan", choice:match(" at (.+)$"))
 end
 
@@ -273,7 +273,7 @@ function phases.side_turn.choose(frame, choice)
   if ctx.may_dock then
     ctx.may_dock = nil
     if choice:find(" docks$") then
-      sailing.carry_out(fleet.ship_in(choice), side, choice)
+      sailing.carry_out(fleet.ship_in(choice, side), side, choice)
     end
     return
   elseif ctx.stage == "hand" then
@@ -286,7 +286,7 @@ function phases.side_turn.choose(frame, choice)
     wind.give_up(side, choice:match("^give up (%S+)$"))
     return
   end
-  local id = fleet.ship_in(choice)
+  local id = fleet.ship_in(choice, side)
   if ctx.stage == "orders" then
     set_attr(id, "ordered", vars.get("turn"))
     sailing.carry_out(id, side, choice)

@@ -225,11 +225,12 @@ function M.under_way(id)
   return not attr(id, "moored") and fleet.square[place_of(id)] ~= nil
 end
 
--- The enemy ships a ship may fire at: broadside (not dead ahead or
--- astern), with a chance to hit.
-function M.targets(id)
+-- The enemy ships on the battle board (`enemies`, M.ships of the enemy,
+-- when the caller has them already) that a ship may fire at: broadside
+-- (not dead ahead or astern), with a chance to hit.
+function M.targets(id, enemies)
   local out, at, heading, cp = {}, where(id), attr(id, "heading"), attr(id, "cp")
-  for _, target in ipairs(M.ships(fleet.enemy(pieces.owner(id)))) do
+  for _, target in ipairs(enemies or M.ships(fleet.enemy(pieces.owner(id)))) do
     local there = where(target)
     if not keel_line_holds(at, heading, there) and chance_to_hit(cp, at, there) > 0 then
       out[#out + 1] = target
@@ -238,10 +239,11 @@ function M.targets(id)
   return out
 end
 
--- The enemy ships alongside a ship (in one of the eight squares around it).
-function M.alongside(id)
-  local out, side = {}, pieces.owner(id)
-  for _, other in ipairs(M.ships(fleet.enemy(side))) do
+-- The enemy ships alongside a ship (in one of the eight squares around
+-- it); `enemies` as for M.targets.
+function M.alongside(id, enemies)
+  local out = {}
+  for _, other in ipairs(enemies or M.ships(fleet.enemy(pieces.owner(id)))) do
     if M.range(id, other) == 1 then
       out[#out + 1] = other
     end

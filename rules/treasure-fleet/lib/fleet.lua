@@ -128,9 +128,12 @@ function M.named(name)
   end
 end
 
--- The ship a choice names first ("Revenge sails E 2").
-function M.ship_in(choice)
-  return M.named(choice:match("^(%S+)"))
+-- The ship a choice names first ("Revenge sails E 2"), looked for first
+-- among the ships of `side`, the side deciding, whose ships its choices
+-- name.
+function M.ship_in(choice, side)
+  local name = choice:match("^(%S+)")
+  return M.by_name(side, name) or M.named(name)
 end
 
 -- The ship of a side named `name`, or nil.
