@@ -170,7 +170,7 @@ end
 
 -- A battle is over when a side has no ship left on the battle board.
 local function one_side_left(ctx)
-  return ctx.stage ~= "setup" and (#battle.ships(ctx.attacker) == 0 or #battle.ships(ctx.defender) == 0)
+  return ctx.stage ~= "setup" and not (battle.has_ships(ctx.attacker) and battle.has_ships(ctx.defender))
 end
 
 phases.battle = {}

@@ -27,6 +27,16 @@ function M.ships(side)
   return out
 end
 
+-- Whether a side has a ship left on the battle board.
+function M.has_ships(side)
+  for _, id in ipairs(list { owner = side, on_board = true }) do
+    if fleet.square[place_of(id)] then
+      return true
+    end
+  end
+  return false
+end
+
 local function where(id)
   return fleet.square[place_of(id)]
 end
