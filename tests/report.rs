@@ -337,6 +337,29 @@ fn calls_of(report: &Value, function: &str) -> Vec<(String, u64)> {
         .collect()
 }
 
+/// Treasure Fleet lists the orders of every ship not yet ordered at each
+/// decision; the side's hand is counted once a listing, not once a ship.
+#[test]
+fn treasure_fleet_counts_a_hand_once_per_orders_listing() {
+    let args = ["simulate", "treasure-fleet", "--games", "2", "--seed", "1"];
+    let report: Value =
+        serde_json::from_str(&ok(
+            &[&args[..], &["--coverage", "--format", "json"]].concat()
+        ))
+        .unwrap();
+    let calls = |function: &str| -> u64 { calls_of(&report, function).iter().map(|c| c.1).sum() };
+    let (counted, listed) = (calls("lib.wind.counts"), calls("lib.sailing.orders"));
+    let turns = calls("phases.side_turn.run");
+    assert!(
+        counted > 0 && counted <= turns,
+        "{counted} counts, {turns} runs"
+    );
+    assert!(
+        listed > counted,
+        "{listed} ships listed, {counted} hands counted"
+    );
+}
+
 #[test]
 fn coverage_counts_a_module_function_and_the_option_that_wraps_it() {
     let run = |options: &[&str]| -> Value {

@@ -266,6 +266,31 @@ fn each_side_has_six_ships_two_of_each_class_dealt_to_the_names_at_random() {
     assert!(dealt.len() > 1, "a name does not give its class away");
 }
 
+/// A choice names a ship of the side deciding: when a scenario gives both
+/// sides a ship of the same name, side B's order moves side B's ship.
+#[test]
+fn a_choice_names_a_ship_of_the_side_deciding() {
+    let e = engine();
+    let mut s = ready(&e, 1);
+    let theirs = ship(&e, &s, "Triunfo");
+    s.set_piece_attr(theirs, "name", Some(Value::Str("Revenge".into())));
+    let ours = ship(&e, &s, "Revenge");
+    assert_ne!(ours, theirs);
+    let found = |side: &str| {
+        lua(
+            &e,
+            &s,
+            &format!("return fleet.ship_in('Revenge sails E 1', '{side}')"),
+        )
+    };
+    assert_eq!(
+        found("b"),
+        (theirs.0 + 1).to_string(),
+        "side B's own Revenge"
+    );
+    assert_eq!(found("a"), (ours.0 + 1).to_string(), "side A's own Revenge");
+}
+
 // ---------------------------------------------------------------- secret placement (11)
 
 #[test]

@@ -4,7 +4,7 @@
 local fleet = require("lib.fleet")
 local battle = require("lib.battle")
 local victory = require("lib.victory")
-local attr, set_attr = pieces.attr, pieces.set_attr
+local ipairs, attr, set_attr = ipairs, pieces.attr, pieces.set_attr
 
 -- Each stage of a battle: set-up, drawing activation cards, the active
 -- side's movement, the stationary side's fire, the active side's fire or
@@ -64,11 +64,12 @@ function fights.draw(ctx)
 end
 
 -- The ships of a side that may still act in this stage, in id order:
--- under way, not yet acted in it, and passing `can`.
+-- under way (on the battle board, as battle.ships are, and not moored),
+-- not yet acted in it, and passing `can`.
 local function ready_ships(ctx, side, can)
   local out = {}
   for _, id in ipairs(battle.ships(side)) do
-    if battle.under_way(id) and attr(id, "acted") ~= ctx.stamp and can(id) then
+    if not attr(id, "moored") and attr(id, "acted") ~= ctx.stamp and can(id) then
       out[#out + 1] = id
     end
   end
@@ -113,15 +114,16 @@ function fights.move(ctx, frame)
   return choices_of(ids, movement_choices(ctx))
 end
 
-local function fire_choices(boarding)
+-- The fire choices of a ship whose enemies on the board are `enemies`.
+local function fire_choices(boarding, enemies)
   return function(id)
     local name, out = fleet.name(id), {}
-    for _, target in ipairs(battle.targets(id)) do
-      out[#out + 1] = string.format("%s fires at %s", name, fleet.name(target))
+    for _, target in ipairs(battle.targets(id, enemies)) do
+      out[#out + 1] = name .. " fires at " .. fleet.name(target)
     end
     if boarding then
-      for _, target in ipairs(battle.alongside(id)) do
-        out[#out + 1] = string.format("%s boards %s", name, fleet.name(target))
+      for _, target in ipairs(battle.alongside(id, enemies)) do
+        out[#out + 1] = name .. " boards " .. fleet.name(target)
       end
     end
     out[#out + 1] = name .. " holds fire"
@@ -131,25 +133,27 @@ end
 
 function fights.stationary_fire(ctx, frame)
   local side = fleet.enemy(ctx.active)
+  local enemies = battle.ships(ctx.active)
   local ids = ready_ships(ctx, side, function(s)
-    return #battle.targets(s) > 0 and not battle.has_fired(s, ctx.card)
+    return #battle.targets(s, enemies) > 0 and not battle.has_fired(s, ctx.card)
   end)
   if #ids == 0 then
     return next_stage(ctx, "active_fire")
   end
   frame.player = side
-  return choices_of(ids, fire_choices(false))
+  return choices_of(ids, fire_choices(false, enemies))
 end
 
 function fights.active_fire(ctx, frame)
+  local enemies = battle.ships(fleet.enemy(ctx.active))
   local ids = ready_ships(ctx, ctx.active, function(s)
-    return (#battle.targets(s) > 0 or #battle.alongside(s) > 0) and not battle.has_fired(s, ctx.card)
+    return (#battle.targets(s, enemies) > 0 or #battle.alongside(s, enemies) > 0) and not battle.has_fired(s, ctx.card)
   end)
   if #ids == 0 then
     return next_stage(ctx, "draw")
   end
   frame.player = ctx.active
-  return choices_of(ids, fire_choices(true))
+  return choices_of(ids, fire_choices(true, enemies))
 end
 
 -- 10h viii: the captor divides the prize's treasure as it likes, each
@@ -166,7 +170,7 @@ end
 
 -- A battle is over when a side has no ship left on the battle board.
 local function one_side_left(ctx)
-  return ctx.stage ~= "setup" and (#battle.ships(ctx.attacker) == 0 or #battle.ships(ctx.defender) == 0)
+  return ctx.stage ~= "setup" and not (battle.has_ships(ctx.attacker) and battle.has_ships(ctx.defender))
 end
 
 phases.battle = {}
@@ -216,7 +220,7 @@ function phases.battle.choose(frame, choice)
     ctx.stage, ctx.captor, ctx.prize, ctx.resume = ctx.resume, nil, nil, nil
     return
   end
-  local id = fleet.ship_in(choice)
+  local id = fleet.ship_in(choice, frame.player)
   if choice:find(" casts off$") then
     return cast_off(ctx, id)
   end

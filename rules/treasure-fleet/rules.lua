@@ -11,7 +11,7 @@ local sailing = require("lib.sailing")
 local contact = require("lib.contact")
 local ports = require("lib.ports")
 local victory = require("lib.victory")
-local attr, set_attr = pieces.attr, pieces.set_attr
+local ipairs, attr, set_attr = ipairs, pieces.attr, pieces.set_attr
 
 function prepare()
   fleet.prepare()
@@ -128,7 +128,7 @@ function phases.setup.run(frame)
 end
 
 function phases.setup.choose(frame, choice)
-  local id = fleet.ship_in(choice)
+  local id = fleet.ship_in(choice, frame.player)
   set_attr(id, "plan", choice:match(" at (.+)$"))
 end
 
@@ -191,10 +191,10 @@ end
 -- Orders: one to each ship on the map, in the order the side chooses:
 -- the orders of every ship not yet ordered this turn are offered at once.
 function stages.orders(side)
-  local turn, out = vars.get("turn"), {}
+  local turn, held, out = vars.get("turn"), wind.counts(side), {}
   for _, id in ipairs(fleet.on_map(side)) do
     if attr(id, "ordered") ~= turn then
-      for _, order in ipairs(sailing.orders(id, side)) do
+      for _, order in ipairs(sailing.orders(id, side, held)) do
         out[#out + 1] = order
       end
     end
@@ -273,7 +273,7 @@ function phases.side_turn.choose(frame, choice)
   if ctx.may_dock then
     ctx.may_dock = nil
     if choice:find(" docks$") then
-      sailing.carry_out(fleet.ship_in(choice), side, choice)
+      sailing.carry_out(fleet.ship_in(choice, side), side, choice)
     end
     return
   elseif ctx.stage == "hand" then
@@ -286,7 +286,7 @@ function phases.side_turn.choose(frame, choice)
     wind.give_up(side, choice:match("^give up (%S+)$"))
     return
   end
-  local id = fleet.ship_in(choice)
+  local id = fleet.ship_in(choice, side)
   if ctx.stage == "orders" then
     set_attr(id, "ordered", vars.get("turn"))
     sailing.carry_out(id, side, choice)

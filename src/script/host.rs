@@ -16,6 +16,7 @@ use crate::kernel::value::NameHasher;
 use crate::script::api::known::Known;
 use crate::script::api::link::NameRefs;
 use crate::script::api::{self, Api, Link};
+use crate::script::choices::choice_list;
 use crate::script::coverage::RuleCalls;
 use crate::script::error::ScriptError;
 use crate::script::limits::Limits;
@@ -601,9 +602,9 @@ impl Scripts for LuaRules {
         let (run, _) = self.phase_functions(phase)?;
         let depth = state.stack.len() - 1;
         let what = || format!("phases.{}.run", self.phase_name(phase));
-        let out = self.lend(state, Some(depth), what, |_| {
+        let out = self.lend(state, Some(depth), what, |lua| {
             match run.call::<Value>(self.api.frame.value())? {
-                Value::Table(t) => choice_list(&t).map(Some),
+                Value::Table(t) => choice_list(lua, &t).map(Some),
                 Value::Boolean(true) => Ok(None),
                 Value::Nil | Value::Boolean(false) => Ok(Some(Vec::new())),
                 other => Err(mlua::Error::runtime(format!(
@@ -708,17 +709,6 @@ impl LuaRules {
             ))),
         }
     }
-}
-
-/// The choices a phase's `run` returned: a list of strings (read through
-/// metamethods, so a frozen list of choices reads like any other).
-fn choice_list(t: &Table) -> mlua::Result<Vec<String>> {
-    let bad = |e: mlua::Error| {
-        mlua::Error::runtime(format!("run must return a list of choice strings: {e}"))
-    };
-    (1..=t.len()?)
-        .map(|i| t.get::<String>(i).map_err(bad))
-        .collect()
 }
 
 /// Clears the globals through which a file hands its hooks over, so each

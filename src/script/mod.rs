@@ -3,6 +3,7 @@
 pub mod api;
 mod budget;
 mod bytecode;
+mod choices;
 pub mod coverage;
 pub mod error;
 mod freeze;

@@ -8,7 +8,7 @@
 local fleet = require("lib.fleet")
 local victory = require("lib.victory")
 local M = {}
-local attr, set_attr = pieces.attr, pieces.set_attr
+local ipairs, attr, set_attr, place_of, list = ipairs, pieces.attr, pieces.set_attr, pieces.where, pieces.list
 
 -- Headings and wind directions in 45 degree steps, clockwise from north.
 M.HEADINGS = { "N", "NE", "E", "SE", "S", "SW", "W", "NW" }
@@ -19,16 +19,26 @@ local EAST, WEST = 3, 7
 -- Ships of a side on the battle board, in id order.
 function M.ships(side)
   local out = {}
-  for _, id in ipairs(pieces.list { owner = side, on_board = true }) do
-    if fleet.square[pieces.where(id)] then
+  for _, id in ipairs(list { owner = side, on_board = true }) do
+    if fleet.square[place_of(id)] then
       out[#out + 1] = id
     end
   end
   return out
 end
 
+-- Whether a side has a ship left on the battle board.
+function M.has_ships(side)
+  for _, id in ipairs(list { owner = side, on_board = true }) do
+    if fleet.square[place_of(id)] then
+      return true
+    end
+  end
+  return false
+end
+
 local function where(id)
-  return fleet.square[pieces.where(id)]
+  return fleet.square[place_of(id)]
 end
 
 -- Any ship, of either side, by name.
@@ -59,7 +69,7 @@ function M.set_up(box, attacker)
     local inward = side == attacker and 1 or -1
     local row = t.first_row
     for _, id in ipairs(fleet.on_map(side)) do
-      if pieces.where(id) == box then
+      if place_of(id) == box then
         if not fleet.square_at(column, row) then
           column, row = column + inward, t.first_row
         end
@@ -174,21 +184,35 @@ local function bearing(from, to)
   return math.floor(angle / (math.pi / 4) + 0.5) % 8 + 1
 end
 
--- Range in squares (eight directions: the larger of the two distances).
-function M.range(a, b)
-  local p, q = where(a), where(b)
+-- Range in squares between two squares (eight directions: the larger of
+-- the two distances).
+local function squares_apart(p, q)
   return math.max(math.abs(p[1] - q[1]), math.abs(p[2] - q[2]))
 end
 
--- Whether a ship lies on another's line of keel, dead ahead or astern.
-local function on_keel_line(ship, other)
-  local rel = (bearing(where(ship), where(other)) - attr(ship, "heading")) % 8
+function M.range(a, b)
+  return squares_apart(where(a), where(b))
+end
+
+-- Whether the square `other` lies on the line of keel of a ship at `at`
+-- heading `heading`, dead ahead or astern.
+local function keel_line_holds(at, heading, other)
+  local rel = (bearing(at, other) - heading) % 8
   return rel == 0 or rel == 4
 end
 
--- P(hit) in percent: the firer's CP less the range in the rule's units.
+local function on_keel_line(ship, other)
+  return keel_line_holds(where(ship), attr(ship, "heading"), where(other))
+end
+
+-- P(hit) in percent: the firer's CP less the range in the rule's units
+-- (a firer of `cp` at the square `from`, its target at `to`).
+local function chance_to_hit(cp, from, to)
+  return cp - squares_apart(from, to) * tables.battle.range_per_square
+end
+
 function M.hit_chance(firer, target)
-  return attr(firer, "cp") - M.range(firer, target) * tables.battle.range_per_square
+  return chance_to_hit(attr(firer, "cp"), where(firer), where(target))
 end
 
 -- Raking fire: the firer is dead ahead or astern of its target.
@@ -208,25 +232,28 @@ end
 
 -- Whether a ship may act (move, fire, board): under way, on the board.
 function M.under_way(id)
-  return not attr(id, "moored") and fleet.square[pieces.where(id)] ~= nil
+  return not attr(id, "moored") and fleet.square[place_of(id)] ~= nil
 end
 
--- The enemy ships a ship may fire at: broadside (not dead ahead or
--- astern), with a chance to hit.
-function M.targets(id)
-  local out, side = {}, pieces.owner(id)
-  for _, target in ipairs(M.ships(fleet.enemy(side))) do
-    if not on_keel_line(id, target) and M.hit_chance(id, target) > 0 then
+-- The enemy ships on the battle board (`enemies`, M.ships of the enemy,
+-- when the caller has them already) that a ship may fire at: broadside
+-- (not dead ahead or astern), with a chance to hit.
+function M.targets(id, enemies)
+  local out, at, heading, cp = {}, where(id), attr(id, "heading"), attr(id, "cp")
+  for _, target in ipairs(enemies or M.ships(fleet.enemy(pieces.owner(id)))) do
+    local there = where(target)
+    if not keel_line_holds(at, heading, there) and chance_to_hit(cp, at, there) > 0 then
       out[#out + 1] = target
     end
   end
   return out
 end
 
--- The enemy ships alongside a ship (in one of the eight squares around it).
-function M.alongside(id)
-  local out, side = {}, pieces.owner(id)
-  for _, other in ipairs(M.ships(fleet.enemy(side))) do
+-- The enemy ships alongside a ship (in one of the eight squares around
+-- it); `enemies` as for M.targets.
+function M.alongside(id, enemies)
+  local out = {}
+  for _, other in ipairs(enemies or M.ships(fleet.enemy(pieces.owner(id)))) do
     if M.range(id, other) == 1 then
       out[#out + 1] = other
     end
@@ -311,7 +338,7 @@ function M.board(a, b, card)
   if fires_at_boarder(b, a, card) then
     M.fire(b, a, card)
   end
-  if not fleet.square[pieces.where(a)] then
+  if not fleet.square[place_of(a)] then
     return nil
   end
   if dice.roll("D100", fleet.name(a) .. " boards") > attr(a, "cp") then
@@ -328,7 +355,7 @@ end
 -- while the two are still alongside; nil when it is free.
 function M.grappled(id)
   local by = attr(id, "grappled_by")
-  if by and fleet.square[pieces.where(by)] and M.range(id, by) == 1 then
+  if by and fleet.square[place_of(by)] and M.range(id, by) == 1 then
     return by
   end
 end

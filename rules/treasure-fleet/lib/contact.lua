@@ -3,20 +3,21 @@
 -- plus 5% for every ship in the box; then a battle follows at once.
 local fleet = require("lib.fleet")
 local M = {}
+local ipairs = ipairs
 
 -- The boxes holding ships of both sides, in board order.
 function M.shared_boxes()
-  local sides, out = {}, {}
-  for _, side in ipairs(game.players()) do
+  local sides, here, out = fleet.sides, {}, {}
+  for _, side in ipairs(sides) do
     for _, id in ipairs(fleet.on_map(side)) do
       local box = pieces.where(id)
-      sides[box] = sides[box] or {}
-      sides[box][side] = true
+      here[box] = here[box] or {}
+      here[box][side] = true
     end
   end
   for _, box in ipairs(fleet.boxes) do
-    local here = sides[box]
-    if here and here[game.players()[1]] and here[game.players()[2]] then
+    local in_box = here[box]
+    if in_box and in_box[sides[1]] and in_box[sides[2]] then
       out[#out + 1] = box
     end
   end

@@ -4,7 +4,9 @@
 -- to the enemy), docked, and prize (a captured ship). The lookups below
 -- are built once from the data by `prepare`, before the package freezes.
 local M = {}
-local attr = pieces.attr
+-- The API functions the hot paths call, read once (each read of a global
+-- goes through the frozen globals' metatable).
+local ipairs, attr, where, list = ipairs, pieces.attr, pieces.where, pieces.list
 
 -- Strategic boxes by name: { column, row, kind }; and back by position;
 -- and their names in board order.
@@ -19,7 +21,17 @@ local square_at = {}
 M.STEP = { N = { 0, 1 }, E = { 1, 0 }, S = { 0, -1 }, W = { -1, 0 } }
 M.LETTERS = { "N", "E", "S", "W" }
 
+-- The sides in the game's order, and each side's enemy: the seating is
+-- the game's data, so they are read once here rather than asked of the
+-- API at every call (game.players() makes a new list each time).
+M.sides = {}
+local enemy_of = {}
+
 function M.prepare()
+  for i, side in ipairs(game.players()) do
+    M.sides[i] = side
+    enemy_of[side] = game.next_player(side)
+  end
   for _, name in ipairs(board.spaces()) do
     local s = board.space(name)
     if s.grid then
@@ -60,7 +72,7 @@ function M.sail_from(from, letter, count)
 end
 
 function M.enemy(side)
-  return game.next_player(side)
+  return enemy_of[side]
 end
 
 function M.home(side)
@@ -86,8 +98,8 @@ end
 -- (not sunk, not sold as prizes), in id order.
 function M.fleet(side)
   local out = {}
-  for _, id in ipairs(pieces.list { owner = side }) do
-    local at = pieces.where(id)
+  for _, id in ipairs(list { owner = side }) do
+    local at = where(id)
     if at ~= "eliminated" and at ~= "prizes" and at ~= "reserve" then
       out[#out + 1] = id
     end
@@ -98,8 +110,8 @@ end
 -- A side's ships on the strategic map, in id order.
 function M.on_map(side)
   local out = {}
-  for _, id in ipairs(pieces.list { owner = side, on_board = true }) do
-    if M.box[pieces.where(id)] then
+  for _, id in ipairs(list { owner = side, on_board = true }) do
+    if M.box[where(id)] then
       out[#out + 1] = id
     end
   end
@@ -108,7 +120,7 @@ end
 
 -- Any ship, of either side, by name, or nil.
 function M.named(name)
-  for _, side in ipairs(game.players()) do
+  for _, side in ipairs(M.sides) do
     local id = M.by_name(side, name)
     if id then
       return id
@@ -116,14 +128,17 @@ function M.named(name)
   end
 end
 
--- The ship a choice names first ("Revenge sails E 2").
-function M.ship_in(choice)
-  return M.named(choice:match("^(%S+)"))
+-- The ship a choice names first ("Revenge sails E 2"), looked for first
+-- among the ships of `side`, the side deciding, whose ships its choices
+-- name.
+function M.ship_in(choice, side)
+  local name = choice:match("^(%S+)")
+  return M.by_name(side, name) or M.named(name)
 end
 
 -- The ship of a side named `name`, or nil.
 function M.by_name(side, name)
-  for _, id in ipairs(pieces.list { owner = side }) do
+  for _, id in ipairs(list { owner = side }) do
     if attr(id, "name") == name then
       return id
     end

@@ -7,17 +7,17 @@ local fleet = require("lib.fleet")
 local wind = require("lib.wind")
 local victory = require("lib.victory")
 local M = {}
-local attr, set_attr = pieces.attr, pieces.set_attr
+local attr, set_attr, where = pieces.attr, pieces.set_attr, pieces.where
 
--- The orders a ship may be given with the side's hand, as choice texts:
--- "Revenge sails E 2", "Revenge sails E 1 and docks", "Revenge holds",
--- "Revenge docks", "Revenge drifts", "Revenge stays docked".
-function M.orders(id, side)
-  local name, box = fleet.name(id), pieces.where(id)
-  local held, out = wind.counts(side), {}
-  local docked = attr(id, "docked")
-  if docked then
-    out[#out + 1] = name .. " stays docked"
+-- The orders a ship may be given with the side's hand (`held`, its
+-- cards counted by kind: wind.counts), as choice texts: "Revenge sails E
+-- 2", "Revenge sails E 1 and docks", "Revenge holds", "Revenge docks",
+-- "Revenge drifts", "Revenge stays docked".
+function M.orders(id, side, held)
+  local name, box = fleet.name(id), where(id)
+  local out = {}
+  if attr(id, "docked") then
+    out[1] = name .. " stays docked"
   else
     if fleet.may_dock(side, box) then
       out[#out + 1] = name .. " docks"
@@ -27,13 +27,15 @@ function M.orders(id, side)
     end
     out[#out + 1] = name .. " drifts"
   end
+  local home = fleet.home(side)
   for _, letter in ipairs(fleet.LETTERS) do
-    if held[wind.favorable(letter)] then
+    if held[wind.FAVORABLE[letter]] then
+      local sails = name .. " sails " .. letter .. " "
       for boxes = 1, tables.sailing.max_boxes do
         local to, off = fleet.sail_from(box, letter, boxes)
-        out[#out + 1] = string.format("%s sails %s %d", name, letter, boxes)
-        if not off and to ~= fleet.home(side) and fleet.may_dock(side, to) then
-          out[#out + 1] = string.format("%s sails %s %d and docks", name, letter, boxes)
+        out[#out + 1] = sails .. boxes
+        if not off and to ~= home and fleet.may_dock(side, to) then
+          out[#out + 1] = sails .. boxes .. " and docks"
         end
       end
     end
@@ -66,16 +68,16 @@ end
 -- a drift or a return from limbo): a box where it may dock, not its home
 -- port (where it docks and unloads by itself).
 function M.may_dock_here(id, side)
-  local box = pieces.where(id)
+  local box = where(id)
   return fleet.box[box] ~= nil and not attr(id, "docked") and box ~= fleet.home(side) and fleet.may_dock(side, box)
 end
 
 -- Carries out an order chosen among `M.orders`.
 function M.carry_out(id, side, order)
-  local box = pieces.where(id)
+  local box = where(id)
   local letter, boxes = order:match(" sails (%a) (%d)")
   if letter then
-    wind.play(side, wind.favorable(letter))
+    wind.play(side, wind.FAVORABLE[letter])
     local to, off = fleet.sail_from(box, letter, tonumber(boxes))
     game.logf("%s sails %s %s to %s.", fleet.name(id), letter, boxes, off and "the edge and beyond" or fleet.place(to))
     return arrive(id, side, to, off, order:find("and docks", 1, true) ~= nil)
@@ -93,7 +95,7 @@ end
 -- Drift: without a card, a ship at sea moves one box in a random direction.
 function M.drift(id, side)
   local letter = fleet.LETTERS[dice.roll("1D4", "drift direction")]
-  local to, off = fleet.sail_from(pieces.where(id), letter, 1)
+  local to, off = fleet.sail_from(where(id), letter, 1)
   game.logf("%s drifts %s.", fleet.name(id), letter)
   arrive(id, side, to, off, false)
 end

@@ -4,12 +4,14 @@
 -- pile, which is shuffled back when the deck runs out.
 local fleet = require("lib.fleet")
 local M = {}
+local ipairs, kind_of, at = ipairs, pieces.kind, pieces.at
 
 M.NO_WIND = "No_Wind"
 
--- The card kind of a Favorable Wind for a compass letter: Wind_N...
-function M.favorable(letter)
-  return "Wind_" .. letter
+-- The card kind of a Favorable Wind by compass letter: Wind_N...
+M.FAVORABLE = {}
+for _, letter in ipairs(fleet.LETTERS) do
+  M.FAVORABLE[letter] = "Wind_" .. letter
 end
 
 function M.hand_pool(side)
@@ -37,13 +39,13 @@ function M.hand_size(side)
 end
 
 function M.hand(side)
-  return pieces.at(M.hand_pool(side))
+  return at(M.hand_pool(side))
 end
 
 -- The first card of a kind in a side's hand, or nil.
 function M.find(side, kind)
   for _, id in ipairs(M.hand(side)) do
-    if pieces.kind(id) == kind then
+    if kind_of(id) == kind then
       return id
     end
   end
@@ -53,7 +55,7 @@ end
 function M.counts(side)
   local out = {}
   for _, id in ipairs(M.hand(side)) do
-    local kind = pieces.kind(id)
+    local kind = kind_of(id)
     out[kind] = (out[kind] or 0) + 1
   end
   return out
