@@ -435,9 +435,9 @@ fn heuristic(m: &Med, faction: &str) -> f64 {
 
 #[test]
 fn the_bots_heuristic_counts_armies_on_the_map_and_no_leader() {
-    // The heuristic tells a leader's counter by its id, known from the
-    // set-up: a leader on the map adds nothing, an army a quarter point,
-    // whichever faction's.
+    // The heuristic lists a faction's armies by their nations' kinds
+    // (a leader is a kind of its own): a leader on the map adds nothing,
+    // an army a quarter point, whichever nation of the faction's.
     let mut m = Med::empty("mediterranea", 3);
     m.put("Huns", "Scythia", 3);
     m.put("Romans", "Rome", 2);

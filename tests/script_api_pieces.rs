@@ -2,7 +2,8 @@
 //! `pieces.get(id).owner` does without building the piece's table, and
 //! `pieces.get`, built in one protected call, still carries every field.
 //! Treasure Fleet has both kinds of piece: ships with a side and private
-//! attributes, and neutral wind cards.
+//! attributes, and neutral wind cards. `pieces.list` takes one kind or a
+//! list of them.
 
 #[allow(dead_code)]
 mod common;
@@ -64,4 +65,34 @@ fn a_whole_piece_carries_every_field_and_attribute() {
     for attr in ["cargo", "cp", "max_cp", "name"] {
         assert!(fields.split(',').any(|n| n == attr), "{attr} in {fields}");
     }
+}
+
+#[test]
+fn a_list_of_kinds_lists_the_pieces_of_any_of_them() {
+    let counts = lua("(function()\n\
+           local ships, north = #pieces.list { kind = 'Ship' }, #pieces.list { kind = 'Wind_N' }\n\
+           local both = pieces.list { kind = { 'Wind_N', 'Ship' } }\n\
+           for i = 2, #both do assert(both[i - 1] < both[i], 'in id order') end\n\
+           return ships .. ' ' .. north .. ' ' .. #both .. ' ' .. #pieces.list { kind = {} }\n\
+         end)()");
+    let n: Vec<usize> = counts.split(' ').map(|c| c.parse().unwrap()).collect();
+    assert_eq!(n[0], 12, "{counts}");
+    assert!(n[1] > 0, "{counts}");
+    assert_eq!(n[2], n[0] + n[1], "any of the kinds: {counts}");
+    assert_eq!(n[3], 0, "no kind, no piece: {counts}");
+}
+
+#[test]
+fn a_kind_list_with_an_item_that_is_no_kind_is_refused_naming_it() {
+    let engine = common::stock("treasure-fleet");
+    let state = engine.new_game(7).expect("the game starts");
+    let error = |code: &str| engine.lua_eval(&state, code).expect_err(code).to_string();
+    let err = error("pieces.list { kind = { 'Ship', 3 } }");
+    assert!(
+        err.contains("bad field 'kind' in argument #1 to 'pieces.list'")
+            && err.contains("number at 2"),
+        "{err}"
+    );
+    let err = error("pieces.list { kind = { 'Ship', 'Shipp' } }");
+    assert!(err.contains("no piece kind 'Shipp'"), "{err}");
 }

@@ -44,26 +44,11 @@ end
 
 -- The bots' heuristic (not a rule): the faction's net victory score so far,
 -- plus a little for each army on the map (armies hold the areas that score).
--- The greedy bot calls it for every action it weighs, so it reads the
--- faction's pieces in one list (armies belong to their faction's player)
--- and tells leaders by their ids where those are known: asking each
+-- The greedy bot calls it for every action it weighs, so it lists the
+-- faction's armies in one call, by their nations' kinds (armies belong to
+-- their faction's player; leaders are kinds of their own): asking every
 -- counter its kind took four fifths of the call.
 function rules.evaluate(player)
-  local on_map = pieces.list { owner = player, on_board = true }
-  local leaders = nations.leader_pieces()
-  local armies_on_map = 0
-  if leaders then
-    for i = 1, #on_map do
-      if not leaders[on_map[i]] then
-        armies_on_map = armies_on_map + 1
-      end
-    end
-  else
-    for _, id in ipairs(on_map) do
-      if not nations.is_leader(pieces.kind(id)) then
-        armies_on_map = armies_on_map + 1
-      end
-    end
-  end
+  local armies_on_map = #pieces.list { owner = player, kind = nations.of_faction(player), on_board = true }
   return victory.net(player) + 0.25 * armies_on_map
 end

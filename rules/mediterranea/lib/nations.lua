@@ -16,7 +16,7 @@ local leaders_of = {}   -- nation -> list of leader kinds
 local leader_nation = {}
 local permanent = {}    -- leader -> true when marked P [5.7]
 local chart = {}        -- nation -> turn -> list of available entries
-local counters = {}     -- .leaders: piece id -> true for a leader (see below)
+local nations_of = {}   -- faction -> its nations, in set-up order
 
 -- At load time, from game.yaml's pieces: each nation's faction (the owner
 -- of its counters), its starting status and its leaders.
@@ -24,7 +24,6 @@ function M.configure(data)
   for _, placement in ipairs(data.pieces.setup or {}) do
     faction[placement.kind] = placement.owner
   end
-  local reserves = false
   for name, k in pairs(data.pieces.kinds) do
     local attrs = k.attrs or {}
     if attrs.leader_of then
@@ -32,24 +31,15 @@ function M.configure(data)
     elseif attrs.nomadic then
       nomadic[name] = true
     end
-    reserves = reserves or (k.count or 0) > 0
   end
-  -- The counters' ids follow the set-up's order, from 1, where no face is
-  -- hidden (nothing shuffles them) and no kind gives each player a
-  -- reserve of its own (those come first, in an order the data's table
-  -- does not keep): then each leader's id is known here, and the bots'
-  -- heuristic counts armies without asking every counter its kind.
-  if not reserves and not data.pieces.hidden then
-    local id, leaders = 0, {}
-    for _, placement in ipairs(data.pieces.setup or {}) do
-      for _ = 1, placement.count or 1 do
-        id = id + 1
-        if leader_nation[placement.kind] then
-          leaders[id] = true
-        end
-      end
+  local listed = {}
+  for _, placement in ipairs(data.pieces.setup or {}) do
+    local nation, owner = placement.kind, placement.owner
+    if not leader_nation[nation] and not listed[nation] then
+      listed[nation] = true
+      nations_of[owner] = nations_of[owner] or {}
+      table.insert(nations_of[owner], nation)
     end
-    counters.leaders = leaders
   end
 end
 
@@ -154,8 +144,9 @@ function M.starts_nomadic(nation) return nomadic[nation] == true end
 function M.leaders(nation) return leaders_of[nation] or {} end
 function M.leader_nation(leader) return leader_nation[leader] end
 function M.is_leader(kind) return leader_nation[kind] ~= nil end
--- The leaders' counters by id (`configure`), or nil where ids are not known.
-function M.leader_pieces() return counters.leaders end
+-- A faction's nations: the kinds of its armies (its leaders are kinds of
+-- their own), in set-up order.
+function M.of_faction(player) return nations_of[player] or {} end
 function M.permanent(leader) return permanent[leader] == true end
 
 -- The chart's entries for a nation in a turn (an empty list when none).

@@ -409,20 +409,72 @@ impl Args {
             return Ok(None);
         };
         // SAFETY: `at` holds the field's value, which stays on the stack.
-        unsafe {
-            if ffi::lua_type(self.l, at) == ffi::LUA_TSTRING {
-                let mut len = 0;
-                let ptr = ffi::lua_tolstring(self.l, at, &mut len);
-                let bytes = std::slice::from_raw_parts(ptr.cast::<u8>(), len);
-                if let Ok(text) = std::str::from_utf8(bytes) {
-                    return Ok(Some(text));
-                }
-            }
-            Err(ApiError(format!(
+        let (text, kind) = unsafe { (self.text_at(at), ffi::lua_type(self.l, at)) };
+        text.map(Some).ok_or_else(|| {
+            ApiError(format!(
                 "bad field '{name}' in argument #{i} to '{}' (UTF-8 text expected, got {})",
                 self.native.name,
-                type_name(ffi::lua_type(self.l, at))
-            )))
+                type_name(kind)
+            ))
+        })
+    }
+
+    /// A field of a table argument that is one text or a list of texts
+    /// (`kind = "Romans"` or `kind = {"Romans", "Gauls"}`, any of them),
+    /// read raw; `name` is the field's name, for the message.
+    pub fn field_texts(
+        &self,
+        i: usize,
+        field: usize,
+        name: &str,
+    ) -> Result<Option<Vec<&str>>, ApiError> {
+        let Some(at) = self.field(i, field) else {
+            return Ok(None);
+        };
+        let bad = |got: String| {
+            ApiError(format!(
+                "bad field '{name}' in argument #{i} to '{}' (UTF-8 text or a list of texts expected, got {got})",
+                self.native.name
+            ))
+        };
+        // SAFETY: `at` holds the field's value, which stays on the stack;
+        // a list's strings stay alive while the list holds them, after
+        // each is popped; reading a table raw never raises.
+        unsafe {
+            match ffi::lua_type(self.l, at) {
+                ffi::LUA_TTABLE => {
+                    let len = ffi::lua_rawlen(self.l, at);
+                    let mut texts = Vec::with_capacity(len);
+                    for n in 1..=len {
+                        let kind = ffi::lua_rawgeti(self.l, at, n as ffi::lua_Integer);
+                        let text = self.text_at(-1);
+                        ffi::lua_pop(self.l, 1);
+                        texts.push(text.ok_or_else(|| bad(format!("{} at {n}", type_name(kind))))?);
+                    }
+                    Ok(Some(texts))
+                }
+                kind => match self.text_at(at) {
+                    Some(text) => Ok(Some(vec![text])),
+                    None => Err(bad(type_name(kind).to_string())),
+                },
+            }
+        }
+    }
+
+    /// The UTF-8 text at stack index `at`, if it holds a string.
+    ///
+    /// # Safety
+    /// `at` is a valid stack index; the text lives as long as the string
+    /// is held (on the stack, or by a table on it).
+    unsafe fn text_at(&self, at: c_int) -> Option<&str> {
+        // SAFETY: the caller's.
+        unsafe {
+            if ffi::lua_type(self.l, at) != ffi::LUA_TSTRING {
+                return None;
+            }
+            let mut len = 0;
+            let ptr = ffi::lua_tolstring(self.l, at, &mut len);
+            std::str::from_utf8(std::slice::from_raw_parts(ptr.cast::<u8>(), len)).ok()
         }
     }
 

@@ -51,7 +51,7 @@ static ALL: Native = Native {
 const FILTER: [&str; 4] = ["owner", "kind", "at", "on_board"];
 
 /// The pieces matching every field given (`owner`, `kind`, `at`,
-/// `on_board`), in id order. The filter is read raw (its metatable is not
+/// `on_board`; `kind` may be a list: any of those kinds), in id order. The filter is read raw (its metatable is not
 /// consulted): it is data, not an object.
 static LIST: Native = Native {
     name: "pieces.list",
@@ -60,16 +60,23 @@ static LIST: Native = Native {
             return Err(a.bad(1, "table or nil"));
         }
         let owner = a.field_str(1, 0, FILTER[0])?;
-        let kind = a.field_str(1, 1, FILTER[1])?;
+        let kinds = a.field_texts(1, 1, FILTER[1])?;
         let at = a.field_str(1, 2, FILTER[2])?;
         let on_board = a.field_bool(1, 3);
         link.with_state(|g, s| {
             let owner = owner.map(|o| player_arg(g, o)).transpose()?;
-            let kind = kind.map(|k| kind_arg(g, k)).transpose()?;
+            let kinds = kinds
+                .map(|names| {
+                    names
+                        .into_iter()
+                        .map(|k| kind_arg(g, k))
+                        .collect::<Result<Vec<_>, _>>()
+                })
+                .transpose()?;
             let at = at.map(|a| location_arg(g, a)).transpose()?;
             let keep = |p: &Piece| {
                 owner.is_none_or(|o| p.owner == Some(o))
-                    && kind.is_none_or(|k| p.kind == k)
+                    && kinds.as_ref().is_none_or(|k| k.contains(&p.kind))
                     && at.is_none_or(|a| p.loc == a)
                     && (!on_board || p.loc.space().is_some())
             };
