@@ -9,6 +9,7 @@
 //! converts, such as a number) takes the general path, so what a list
 //! means does not depend on how it is read.
 
+use crate::script::api::native::text;
 use mlua::{Lua, Table, ffi};
 
 /// The choices in `t`, read raw when it is a plain list of strings.
@@ -34,13 +35,8 @@ fn plain(lua: &Lua, t: &Table) -> mlua::Result<Option<Vec<String>>> {
             let len = ffi::lua_rawlen(l, 1);
             let mut choices = Vec::with_capacity(len);
             for i in 1..=len {
-                if ffi::lua_rawgeti(l, 1, i as ffi::lua_Integer) != ffi::LUA_TSTRING {
-                    return;
-                }
-                let mut size = 0;
-                let bytes =
-                    std::slice::from_raw_parts(ffi::lua_tolstring(l, -1, &mut size).cast(), size);
-                let Ok(text) = std::str::from_utf8(bytes) else {
+                ffi::lua_rawgeti(l, 1, i as ffi::lua_Integer);
+                let Some(text) = text(l, -1) else {
                     return;
                 };
                 choices.push(text.to_owned());

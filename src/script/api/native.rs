@@ -409,8 +409,8 @@ impl Args {
             return Ok(None);
         };
         // SAFETY: `at` holds the field's value, which stays on the stack.
-        let (text, kind) = unsafe { (self.text_at(at), ffi::lua_type(self.l, at)) };
-        text.map(Some).ok_or_else(|| {
+        let (found, kind) = unsafe { (text(self.l, at), ffi::lua_type(self.l, at)) };
+        found.map(Some).ok_or_else(|| {
             ApiError(format!(
                 "bad field '{name}' in argument #{i} to '{}' (UTF-8 text expected, got {})",
                 self.native.name,
@@ -447,34 +447,18 @@ impl Args {
                     let mut texts = Vec::with_capacity(len);
                     for n in 1..=len {
                         let kind = ffi::lua_rawgeti(self.l, at, n as ffi::lua_Integer);
-                        let text = self.text_at(-1);
+                        let found = text(self.l, -1);
                         ffi::lua_pop(self.l, 1);
-                        texts.push(text.ok_or_else(|| bad(format!("{} at {n}", type_name(kind))))?);
+                        texts
+                            .push(found.ok_or_else(|| bad(format!("{} at {n}", type_name(kind))))?);
                     }
                     Ok(Some(texts))
                 }
-                kind => match self.text_at(at) {
+                kind => match text(self.l, at) {
                     Some(text) => Ok(Some(vec![text])),
                     None => Err(bad(type_name(kind).to_string())),
                 },
             }
-        }
-    }
-
-    /// The UTF-8 text at stack index `at`, if it holds a string.
-    ///
-    /// # Safety
-    /// `at` is a valid stack index; the text lives as long as the string
-    /// is held (on the stack, or by a table on it).
-    unsafe fn text_at(&self, at: c_int) -> Option<&str> {
-        // SAFETY: the caller's.
-        unsafe {
-            if ffi::lua_type(self.l, at) != ffi::LUA_TSTRING {
-                return None;
-            }
-            let mut len = 0;
-            let ptr = ffi::lua_tolstring(self.l, at, &mut len);
-            std::str::from_utf8(std::slice::from_raw_parts(ptr.cast::<u8>(), len)).ok()
         }
     }
 
@@ -685,6 +669,28 @@ impl Out {
             Some(Value::Bool(b)) => self.bool(*b),
             Some(Value::Int(i)) => self.int(*i),
             Some(Value::Str(s)) => self.str(s),
+        }
+    }
+}
+
+/// The text at stack index `i`, if it is a UTF-8 string.
+///
+/// # Safety
+/// `i` is a valid index of the running state; the text lives while the
+/// value stays on the stack.
+pub(crate) unsafe fn text<'a>(l: *mut ffi::lua_State, i: c_int) -> Option<&'a str> {
+    // SAFETY: guaranteed by the caller; only strings are read, so
+    // `lua_tolstring` converts nothing.
+    unsafe {
+        if ffi::lua_type(l, i) != ffi::LUA_TSTRING {
+            return None;
+        }
+        let mut len = 0;
+        let bytes = std::slice::from_raw_parts(ffi::lua_tolstring(l, i, &mut len).cast(), len);
+        if bytes.is_ascii() {
+            Some(std::str::from_utf8_unchecked(bytes))
+        } else {
+            std::str::from_utf8(bytes).ok()
         }
     }
 }

@@ -26,7 +26,7 @@
 //! when nothing needing a drop is alive.
 
 use super::link::Link;
-use super::native::{ApiError, guarded, link, raise, type_name};
+use super::native::{ApiError, guarded, link, raise, text, type_name};
 use crate::kernel::script_data::Scope;
 use crate::kernel::value::{Value, Vars};
 use mlua::{Function, Lua, Table, Variadic, ffi};
@@ -365,28 +365,6 @@ unsafe fn check_name<'a>(l: *mut ffi::lua_State, function: &str) -> &'a str {
                     type_name(ffi::lua_type(l, 1))
                 ),
             ),
-        }
-    }
-}
-
-/// The text at stack index `i`, if it is a UTF-8 string.
-///
-/// # Safety
-/// `i` is a valid index of the running state; the text lives while the
-/// value stays on the stack.
-unsafe fn text<'a>(l: *mut ffi::lua_State, i: c_int) -> Option<&'a str> {
-    // SAFETY: guaranteed by the caller; only strings are read, so
-    // `lua_tolstring` converts nothing.
-    unsafe {
-        if ffi::lua_type(l, i) != ffi::LUA_TSTRING {
-            return None;
-        }
-        let mut len = 0;
-        let bytes = std::slice::from_raw_parts(ffi::lua_tolstring(l, i, &mut len).cast(), len);
-        if bytes.is_ascii() {
-            Some(std::str::from_utf8_unchecked(bytes))
-        } else {
-            std::str::from_utf8(bytes).ok()
         }
     }
 }
