@@ -3,7 +3,8 @@
 //! `pieces.get`, built in one protected call, still carries every field.
 //! Treasure Fleet has both kinds of piece: ships with a side and private
 //! attributes, and neutral wind cards. `pieces.list` takes one kind or a
-//! list of them.
+//! list of them. `pieces.kinds_at` answers what `pieces.kind` says of
+//! each of `pieces.at`'s pieces.
 
 #[allow(dead_code)]
 mod common;
@@ -95,4 +96,49 @@ fn a_kind_list_with_an_item_that_is_no_kind_is_refused_naming_it() {
     );
     let err = error("pieces.list { kind = { 'Ship', 'Shipp' } }");
     assert!(err.contains("no piece kind 'Shipp'"), "{err}");
+}
+
+#[test]
+fn kinds_at_names_the_kind_of_each_piece_at_a_place_in_id_order() {
+    // Every place that holds a piece: the ships' and the wind deck's.
+    let checked = lua("(function()\n\
+           local places, seen = {}, {}\n\
+           for _, id in ipairs(pieces.all()) do\n\
+             local at = pieces.where(id)\n\
+             if not seen[at] then seen[at] = true; places[#places + 1] = at end\n\
+           end\n\
+           local pieces_seen = 0\n\
+           for _, at in ipairs(places) do\n\
+             local ids, kinds = pieces.at(at), pieces.kinds_at(at)\n\
+             assert(#ids == #kinds, at)\n\
+             for i, id in ipairs(ids) do\n\
+               assert(kinds[i] == pieces.kind(id), at .. ' ' .. i)\n\
+             end\n\
+             pieces_seen = pieces_seen + #ids\n\
+           end\n\
+           return #places .. ' ' .. pieces_seen .. ' ' .. #pieces.all() .. ' ' .. #pieces.kinds_at('a1')\n\
+         end)()");
+    let n: Vec<usize> = checked.split(' ').map(|c| c.parse().unwrap()).collect();
+    assert!(n[0] >= 2, "the fleets' ships and the wind deck: {checked}");
+    assert_eq!(n[1], n[2], "every piece is somewhere: {checked}");
+    assert_eq!(n[3], 0, "an empty space has no kinds: {checked}");
+}
+
+#[test]
+fn kinds_at_a_place_that_does_not_exist_is_an_error_saying_so_where() {
+    let engine = common::stock("treasure-fleet");
+    let state = engine.new_game(7).expect("the game starts");
+    for (call, says) in [
+        (
+            "pieces.kinds_at('Atlantis')",
+            "repl:1: 'Atlantis' is neither a space nor a pool",
+        ),
+        (
+            "pieces.kinds_at(3)",
+            "repl:1: bad argument #1 to 'pieces.kinds_at' (string expected, got number)",
+        ),
+    ] {
+        let err = engine.lua_eval(&state, call).expect_err(call).to_string();
+        assert!(err.contains(says), "{call}: {err}");
+    }
 }

@@ -139,6 +139,12 @@ function pieces.all() end
 ---@return portolan.piece[]
 function pieces.at(place) end
 
+---The kinds of the pieces on a space or in a pool, in id order: what
+---`pieces.kind` says of each of `pieces.at(place)`'s ids, in one call.
+---@param place portolan.place
+---@return string[]
+function pieces.kinds_at(place) end
+
 ---Ids matching every given field.
 ---@param filter portolan.filter
 ---@return portolan.piece[]

@@ -9,9 +9,10 @@ use super::{
     push_str, push_vars,
 };
 use crate::kernel::event::Event;
-use crate::kernel::piece::{ELIMINATED, EVERYONE, Location, Piece, player_bit};
+use crate::kernel::piece::{ELIMINATED, EVERYONE, Location, Piece, PieceId, player_bit};
 use crate::kernel::script_data::Scope;
 use crate::kernel::secrets;
+use crate::kernel::state::GameState;
 use crate::kernel::value::Value;
 use mlua::{Lua, Table, ffi};
 use std::ffi::c_int;
@@ -22,8 +23,8 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<()> {
         lua,
         link,
         &[
-            &AT, &WHERE, &KIND, &OWNER, &MOVE, &REMOVE, &REVEAL, &SEEN, &SET_KIND, &SET_OWNER,
-            &ATTR, &SET_ATTR, &CREATE,
+            &AT, &KINDS_AT, &WHERE, &KIND, &OWNER, &MOVE, &REMOVE, &REVEAL, &SEEN, &SET_KIND,
+            &SET_OWNER, &ATTR, &SET_ATTR, &CREATE,
         ],
     )?;
     t.raw_set("all", native::function(lua, link, &ALL)?)?;
@@ -100,14 +101,37 @@ static AT: Native = Native {
     call: |link, a, out| {
         let place = a.str(1)?;
         link.with_state(|g, s| {
-            match location_arg(g, place)? {
-                Location::Space(space) => out.ints(s.pieces_at(space).map(lua_piece)),
-                pool => out.ints(
-                    s.piece_ids()
-                        .filter(|&id| s.piece(id).loc == pool)
-                        .map(lua_piece),
-                ),
-            }
+            out.ints(pieces_in(s, location_arg(g, place)?).map(lua_piece));
+            Ok(())
+        })
+    },
+};
+
+/// The pieces at a place, in id order: a space's from the kernel's index,
+/// a pool's by a pass over the pieces.
+fn pieces_in(s: &GameState, place: Location) -> impl Iterator<Item = PieceId> + '_ {
+    let (space, pool) = match place {
+        Location::Space(space) => (Some(space), None),
+        pool => (None, Some(pool)),
+    };
+    let on_space = space.into_iter().flat_map(|space| s.pieces_at(space));
+    let in_pool = pool
+        .into_iter()
+        .flat_map(move |pool| s.piece_ids().filter(move |&id| s.piece(id).loc == pool));
+    on_space.chain(in_pool)
+}
+
+/// The kinds of the pieces on a space or in a pool, in id order: what
+/// `pieces.kind` says of each of `pieces.at`'s pieces, in one call. Rules
+/// that weigh who stands where (Mediterranea counts each nation's armies in
+/// every area a move may enter) made a call per piece.
+static KINDS_AT: Native = Native {
+    name: "pieces.kinds_at",
+    call: |link, a, out| {
+        let place = a.str(1)?;
+        link.with_state(|g, s| {
+            let place = location_arg(g, place)?;
+            out.registry_list(pieces_in(s, place).map(|id| link.kind_name(s.piece(id).kind)));
             Ok(())
         })
     },
