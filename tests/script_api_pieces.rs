@@ -4,7 +4,8 @@
 //! Treasure Fleet has both kinds of piece: ships with a side and private
 //! attributes, and neutral wind cards. `pieces.list` takes one kind or a
 //! list of them. `pieces.kinds_at` answers what `pieces.kind` says of
-//! each of `pieces.at`'s pieces.
+//! each of `pieces.at`'s pieces, and `pieces.places` where the pieces of
+//! `pieces.list` stand.
 
 #[allow(dead_code)]
 mod common;
@@ -141,4 +142,72 @@ fn kinds_at_a_place_that_does_not_exist_is_an_error_saying_so_where() {
         let err = engine.lua_eval(&state, call).expect_err(call).to_string();
         assert!(err.contains(says), "{call}: {err}");
     }
+}
+
+#[test]
+fn places_are_where_the_listed_pieces_stand_each_once_in_board_order() {
+    // Mediterranea's armies spread over many areas once the set-up ran.
+    let engine = common::stock("mediterranea");
+    let state = engine.new_game(7).expect("the game starts");
+    let checked = engine
+        .lua_eval(
+            &state,
+            "(function()\n\
+               local order = {}\n\
+               for i, name in ipairs(board.spaces()) do order[name] = i end\n\
+               local filters = { { on_board = true }, { owner = 'white' }, { kind = 'Romans' }, {} }\n\
+               local out = {}\n\
+               for _, filter in ipairs(filters) do\n\
+                 local expected = {}\n\
+                 for _, id in ipairs(pieces.list(filter)) do\n\
+                   local at = pieces.where(id)\n\
+                   expected[at] = (expected[at] or 0) + 1\n\
+                 end\n\
+                 local places, counts = pieces.places(filter)\n\
+                 assert(#places == #counts)\n\
+                 local seen = 0\n\
+                 for i, at in ipairs(places) do\n\
+                   assert(counts[i] == expected[at], at)\n\
+                   expected[at] = nil\n\
+                   if order[at] then\n\
+                     assert(i == 1 or (order[places[i - 1]] and order[places[i - 1]] < order[at]), 'board order at ' .. at)\n\
+                   else\n\
+                     assert(i == #places or not order[places[i + 1]], 'spaces before pools at ' .. at)\n\
+                   end\n\
+                   seen = seen + counts[i]\n\
+                 end\n\
+                 assert(next(expected) == nil, 'every place listed')\n\
+                 out[#out + 1] = #places .. ':' .. seen\n\
+               end\n\
+               return table.concat(out, ' ')\n\
+             end)()",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    let counts: Vec<(usize, usize)> = checked
+        .trim_matches('"')
+        .split(' ')
+        .map(|p| {
+            let (places, pieces) = p.split_once(':').expect("places:pieces");
+            (places.parse().unwrap(), pieces.parse().unwrap())
+        })
+        .collect();
+    assert!(counts[0].0 > 5, "armies in many areas: {checked}");
+    assert!(
+        counts[3].1 > counts[0].1,
+        "the whole box is more: {checked}"
+    );
+}
+
+#[test]
+fn places_refuse_a_bad_filter_like_the_list_naming_themselves() {
+    let engine = common::stock("treasure-fleet");
+    let state = engine.new_game(7).expect("the game starts");
+    let error = |code: &str| engine.lua_eval(&state, code).expect_err(code).to_string();
+    let err = error("pieces.places { kind = { 'Ship', 'Shipp' } }");
+    assert!(err.contains("repl:1: no piece kind 'Shipp'"), "{err}");
+    let err = error("pieces.places(3)");
+    assert!(
+        err.contains("bad argument #1 to 'pieces.places' (table or nil expected, got number)"),
+        "{err}"
+    );
 }

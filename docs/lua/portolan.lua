@@ -150,6 +150,14 @@ function pieces.kinds_at(place) end
 ---@return portolan.piece[]
 function pieces.list(filter) end
 
+---Where the pieces matching a filter (as `pieces.list` reads it) stand:
+---each place once, spaces in board order then pools, and how many of
+---those pieces are at each (the second list, place by place).
+---@param filter portolan.filter
+---@return string[] places
+---@return integer[] counts
+function pieces.places(filter) end
+
 ---@param id portolan.piece
 ---@return portolan.piece_info
 function pieces.get(id) end

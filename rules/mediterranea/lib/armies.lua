@@ -6,7 +6,8 @@ local ipairs = ipairs
 local nations = require("lib.nations")
 local map = require("lib.map")
 local M = {}
-local list, pieces_at, kind_of, kinds_at = pieces.list, pieces.at, pieces.kind, pieces.kinds_at
+local list, places, pieces_at, kind_of, kinds_at =
+  pieces.list, pieces.places, pieces.at, pieces.kind, pieces.kinds_at
 local place, attr, set_attr = pieces.where, pieces.attr, pieces.set_attr
 local get, add = vars.get, vars.add
 
@@ -22,23 +23,18 @@ function M.at(nation, area)
   return out
 end
 
--- Every army of the nation on the map.
+-- Every army of the nation on the map (or every counter of a leader's
+-- kind). A nation's counters are its faction's pieces: naming the owner
+-- lets the kernel look at those only.
 function M.on_map(nation)
-  return list { kind = nation, on_board = true }
+  return list { owner = nations.faction(nation), kind = nation, on_board = true }
 end
 
--- The areas holding armies of the nation, in board order, with how many.
+-- The areas holding armies of the nation, in board order, and how many
+-- are in each (a second list, area by area), asked of the kernel in one
+-- call.
 function M.areas_of(nation)
-  local count, out = {}, {}
-  for _, id in ipairs(M.on_map(nation)) do
-    local area = place(id)
-    if count[area] == nil then
-      out[#out + 1] = area
-      count[area] = 0
-    end
-    count[area] = count[area] + 1
-  end
-  return map.sort(out), count
+  return places { owner = nations.faction(nation), kind = nation, on_board = true }
 end
 
 -- The nations with armies in an area, in turn order, and their counts.
@@ -116,10 +112,10 @@ function M.seq(id)
   return attr(id, "seq") or 0
 end
 
--- A counter of the nation from the counter box, or nil when every one is
--- on the map [6.1].
+-- A counter of the nation (or of a leader) from the counter box, or nil
+-- when every one is on the map [6.1].
 function M.from_reserve(nation)
-  return list { kind = nation, at = "reserve" }[1]
+  return list { owner = nations.faction(nation), kind = nation, at = "reserve" }[1]
 end
 
 -- The stamp of the current movement phase (one per pulse) and nation-turn.

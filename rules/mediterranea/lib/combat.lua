@@ -123,8 +123,15 @@ function M.targets(ctx, shooter)
   for _, nation in ipairs(split(ctx.present)) do
     if nation ~= shooter then
       local live = armies.at(nation, ctx.area)
+      if #live > 1 then
+        -- In order of entry, each army's place read once.
+        local seq = {}
+        for _, id in ipairs(live) do
+          seq[id] = armies.seq(id)
+        end
+        table.sort(live, function(a, b) return seq[a] < seq[b] end)
+      end
       if #live > 0 then
-        table.sort(live, function(a, b) return armies.seq(a) < armies.seq(b) end)
         for rank, id in ipairs(live) do
           local label = army_label(nation, rank, #live, id)
           labels[#labels + 1] = label

@@ -95,6 +95,17 @@ local function cost(s, edge, left)
   return land_cost(s, to, left)
 end
 
+-- Whether an army with `left` points may cross an edge. A land area
+-- costs one point or every point left [7.2.1.1], never more than the army
+-- has, so its armies need not be counted to know.
+local function enterable(s, edge, left)
+  if edge.to_kind == "land" and (edge.kind ~= "arrow" or s.ships) then
+    return true
+  end
+  local c = cost(s, edge, left)
+  return c ~= nil and c <= left
+end
+
 -- Every area an army may reach from `origin`, in board order, each with
 -- the areas it may enter just before it (in board order): an area it can
 -- reach with points to spare and leave for the destination. That area is
@@ -116,8 +127,7 @@ function M.reach(s, origin)
       i = i + 1
       if best[area] == left then
         for _, edge in ipairs(map.edges(area)) do
-          local c = cost(s, edge, left)
-          if c and c <= left then
+          if enterable(s, edge, left) then
             local to = edge.to
             if to ~= origin then
               local list = before[to]
@@ -128,16 +138,21 @@ function M.reach(s, origin)
               end
               list[#list + 1] = area
             end
-            local rest = left - c
-            if best[to] == nil or best[to] < rest then
-              best[to] = rest
-              if rest > 0 then
-                local queue = waiting[rest]
-                if queue == nil then
-                  queue = {}
-                  waiting[rest] = queue
+            -- Only a way that may leave more points than the best so far
+            -- is costed.
+            local known = best[to]
+            if known == nil or known < left then
+              local rest = left - cost(s, edge, left)
+              if known == nil or known < rest then
+                best[to] = rest
+                if rest > 0 then
+                  local queue = waiting[rest]
+                  if queue == nil then
+                    queue = {}
+                    waiting[rest] = queue
+                  end
+                  queue[#queue + 1] = to
                 end
-                queue[#queue + 1] = to
               end
             end
           end
@@ -185,17 +200,6 @@ end
 local function combat_ahead(s, to)
   local own, total = s.count(to)
   return map.is_land(to) and total > own
-end
-
--- Whether an army with `left` points may cross an edge. A land area
--- costs one point or every point left [7.2.1.1], never more than the army
--- has, so its armies need not be counted to know.
-local function enterable(s, edge, left)
-  if edge.to_kind == "land" and (edge.kind ~= "arrow" or s.ships) then
-    return true
-  end
-  local c = cost(s, edge, left)
-  return c ~= nil and c <= left
 end
 
 -- Whether an army in the area has anywhere to go (one edge it may cross).
