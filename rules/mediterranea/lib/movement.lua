@@ -36,7 +36,9 @@ local function situation(nation)
     local t = total[area]
     if t == nil then
       local mine, all = 0, 0
-      for _, kind in ipairs(kinds_at(area)) do
+      local kinds = kinds_at(area)
+      for k = 1, #kinds do
+        local kind = kinds[k]
         if not nations.is_leader(kind) then
           all = all + 1
           if kind == nation then
@@ -106,11 +108,24 @@ local function enterable(s, edge, left)
   return c ~= nil and c <= left
 end
 
+-- Whether an army entering `to` may have to fight there: a land area
+-- holding another nation's armies. Only the moving nation moves in its
+-- phase, so elsewhere no combat can follow and the way taken (where an
+-- attacker retreats to [8.3.5]) does not matter: no " via" choice.
+local function combat_ahead(s, to)
+  if not map.is_land(to) then
+    return false
+  end
+  local own, total = s.count(to)
+  return total > own
+end
+
 -- Every area an army may reach from `origin`, in board order, each with
--- the areas it may enter just before it (in board order): an area it can
--- reach with points to spare and leave for the destination. That area is
--- where the army would retreat to as an attacker [8.3.5], so the player
--- chooses it.
+-- the first area (in board order) it may enter just before it: an area
+-- it can reach with points to spare and leave for the destination. That
+-- area is where the army would retreat to as an attacker [8.3.5], so
+-- where a combat may follow the player chooses it: there, `via` lists
+-- every such area (in board order).
 --
 -- The areas are taken in order of the most points an army can have left
 -- there, most first: no step adds points, so every way into an area with
@@ -119,24 +134,36 @@ end
 function M.reach(s, origin)
   local best = { [origin] = s.costs.points }
   local waiting = { [s.costs.points] = { origin } }
-  local before, destinations = {}, {}
+  local first, via, destinations = {}, {}, {}
   for left = s.costs.points, 1, -1 do
     local areas, i = waiting[left] or {}, 1
     while areas[i] do
       local area = areas[i]
       i = i + 1
       if best[area] == left then
-        for _, edge in ipairs(map.edges(area)) do
+        local rank = map.order(area)
+        local edges = map.edges(area)
+        for e = 1, #edges do
+          local edge = edges[e]
           if enterable(s, edge, left) then
             local to = edge.to
             if to ~= origin then
-              local list = before[to]
-              if list == nil then
-                list = {}
-                before[to] = list
+              local earliest = first[to]
+              if earliest == nil then
+                first[to] = rank
                 destinations[#destinations + 1] = to
+                if combat_ahead(s, to) then
+                  via[to] = { area }
+                end
+              else
+                if rank < earliest then
+                  first[to] = rank
+                end
+                local list = via[to]
+                if list then
+                  list[#list + 1] = area
+                end
               end
-              list[#list + 1] = area
             end
             -- Only a way that may leave more points than the best so far
             -- is costed.
@@ -160,10 +187,13 @@ function M.reach(s, origin)
       end
     end
   end
-  for _, list in pairs(before) do
+  for to, rank in pairs(first) do
+    first[to] = map.areas[rank]
+  end
+  for _, list in pairs(via) do
     map.sort(list)
   end
-  return before, map.sort(destinations)
+  return map.sort(destinations), first, via
 end
 
 -- [7.2.4] Whether an army may leave its area: a settled army that is the
@@ -193,15 +223,6 @@ local function movers(nation)
   return map.sort(areas)
 end
 
--- Whether an army entering `to` may have to fight there: a land area
--- holding another nation's armies. Only the moving nation moves in its
--- phase, so elsewhere no combat can follow and the way taken (where an
--- attacker retreats to [8.3.5]) does not matter: no " via" choice.
-local function combat_ahead(s, to)
-  local own, total = s.count(to)
-  return map.is_land(to) and total > own
-end
-
 -- Whether an army in the area has anywhere to go (one edge it may cross).
 local function may_move(s, area)
   if not may_depart(s, area) then
@@ -228,13 +249,13 @@ function M.run(frame)
   local s = situation(nation)
   local from = ctx.from
   if from then
-    local before, destinations = M.reach(s, from)
+    local destinations, first, via = M.reach(s, from)
     local choices, ways = {}, { "" }
     for _, to in ipairs(destinations) do
-      local list = before[to]
-      if #list == 1 or not combat_ahead(s, to) then
+      local list = via[to]
+      if list == nil or #list == 1 then
         choices[#choices + 1] = from .. " > " .. to
-        ways[#ways + 1] = to .. "<" .. list[1]
+        ways[#ways + 1] = to .. "<" .. first[to]
       else
         for _, p in ipairs(list) do
           choices[#choices + 1] = from .. " > " .. to .. M.VIA .. p
