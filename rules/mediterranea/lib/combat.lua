@@ -88,12 +88,21 @@ function M.choice_choose(frame, choice)
 end
 
 -- Lists kept in the frame's context as text: "a|b|c".
+local find, sub = string.find, string.sub
 local function split(text)
-  local out = {}
-  for item in string.gmatch(text or "", "[^|]+") do
-    out[#out + 1] = item
+  local out, start = {}, 1
+  if text == nil or text == "" then
+    return out
   end
-  return out
+  while true do
+    local bar = find(text, "|", start, true)
+    if bar == nil then
+      out[#out + 1] = sub(text, start)
+      return out
+    end
+    out[#out + 1] = sub(text, start, bar - 1)
+    start = bar + 1
+  end
 end
 local function contains(text, item)
   return text ~= nil and string.find("|" .. text .. "|", "|" .. item .. "|", 1, true) ~= nil
