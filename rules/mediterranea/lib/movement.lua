@@ -23,7 +23,7 @@ M.VIA = " via "
 -- settled [7.2.4].
 local function situation(nation)
   local turn = get("turn")
-  local own, total = {}, {}
+  local own, total = table.create(0, 32), table.create(0, 32)
   local s = {
     costs = tables.movement,
     nation = nation,
@@ -132,9 +132,11 @@ end
 -- more has been taken before it, and each area is taken once, with its
 -- best, where the ways out of it are what it offers as the area before.
 function M.reach(s, origin)
-  local best = { [origin] = s.costs.points }
+  -- Room for the areas an army with ships may reach, made at once.
+  local best, first, destinations = table.create(0, 64), table.create(0, 64), table.create(64)
+  best[origin] = s.costs.points
   local waiting = { [s.costs.points] = { origin } }
-  local first, via, destinations = {}, {}, {}
+  local via = {}
   for left = s.costs.points, 1, -1 do
     local areas, i = waiting[left] or {}, 1
     while areas[i] do
