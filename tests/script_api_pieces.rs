@@ -211,3 +211,49 @@ fn places_refuse_a_bad_filter_like_the_list_naming_themselves() {
         "{err}"
     );
 }
+
+#[test]
+fn a_list_by_owner_is_every_piece_of_that_owner_with_the_other_fields() {
+    // The list walks the owner's own pieces: it must find what a pass over
+    // every piece finds, with every other field of the filter.
+    let engine = common::stock("mediterranea");
+    let state = engine.new_game(7).expect("the game starts");
+    let checked = engine
+        .lua_eval(
+            &state,
+            "(function()\n\
+               local out = {}\n\
+               for _, player in ipairs(game.players()) do\n\
+                 for _, extra in ipairs({ {}, { on_board = true }, { at = 'reserve' }, { kind = 'Romans' } }) do\n\
+                   local filter = { owner = player }\n\
+                   for k, v in pairs(extra) do filter[k] = v end\n\
+                   local expected = {}\n\
+                   for _, id in ipairs(pieces.all()) do\n\
+                     local p = pieces.get(id)\n\
+                     if p.owner == player and (extra.on_board == nil or p.on_board)\n\
+                         and (extra.at == nil or p.at == extra.at) and (extra.kind == nil or p.kind == extra.kind) then\n\
+                       expected[#expected + 1] = id\n\
+                     end\n\
+                   end\n\
+                   local listed = pieces.list(filter)\n\
+                   assert(#listed == #expected, player)\n\
+                   for i, id in ipairs(listed) do assert(id == expected[i], player .. ' ' .. i) end\n\
+                   out[#out + 1] = #listed\n\
+                 end\n\
+               end\n\
+               return table.concat(out, ' ')\n\
+             end)()",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    let counts: Vec<usize> = checked
+        .trim_matches('"')
+        .split(' ')
+        .map(|c| c.parse().unwrap())
+        .collect();
+    assert_eq!(counts.len(), 16, "{checked}");
+    assert!(
+        counts[0] > counts[1] && counts[1] > 0,
+        "white has pieces on and off the map: {checked}"
+    );
+    assert!(counts[3] > 0, "white's Romans: {checked}");
+}
