@@ -3,7 +3,9 @@
 //! `pieces.get`, built in one protected call, still carries every field.
 //! Treasure Fleet has both kinds of piece: ships with a side and private
 //! attributes, and neutral wind cards. `pieces.list` takes one kind or a
-//! list of them.
+//! list of them. `pieces.kinds_at` answers what `pieces.kind` says of
+//! each of `pieces.at`'s pieces, and `pieces.places` where the pieces of
+//! `pieces.list` stand.
 
 #[allow(dead_code)]
 mod common;
@@ -95,4 +97,163 @@ fn a_kind_list_with_an_item_that_is_no_kind_is_refused_naming_it() {
     );
     let err = error("pieces.list { kind = { 'Ship', 'Shipp' } }");
     assert!(err.contains("no piece kind 'Shipp'"), "{err}");
+}
+
+#[test]
+fn kinds_at_names_the_kind_of_each_piece_at_a_place_in_id_order() {
+    // Every place that holds a piece: the ships' and the wind deck's.
+    let checked = lua("(function()\n\
+           local places, seen = {}, {}\n\
+           for _, id in ipairs(pieces.all()) do\n\
+             local at = pieces.where(id)\n\
+             if not seen[at] then seen[at] = true; places[#places + 1] = at end\n\
+           end\n\
+           local pieces_seen = 0\n\
+           for _, at in ipairs(places) do\n\
+             local ids, kinds = pieces.at(at), pieces.kinds_at(at)\n\
+             assert(#ids == #kinds, at)\n\
+             for i, id in ipairs(ids) do\n\
+               assert(kinds[i] == pieces.kind(id), at .. ' ' .. i)\n\
+             end\n\
+             pieces_seen = pieces_seen + #ids\n\
+           end\n\
+           return #places .. ' ' .. pieces_seen .. ' ' .. #pieces.all() .. ' ' .. #pieces.kinds_at('a1')\n\
+         end)()");
+    let n: Vec<usize> = checked.split(' ').map(|c| c.parse().unwrap()).collect();
+    assert!(n[0] >= 2, "the fleets' ships and the wind deck: {checked}");
+    assert_eq!(n[1], n[2], "every piece is somewhere: {checked}");
+    assert_eq!(n[3], 0, "an empty space has no kinds: {checked}");
+}
+
+#[test]
+fn kinds_at_a_place_that_does_not_exist_is_an_error_saying_so_where() {
+    let engine = common::stock("treasure-fleet");
+    let state = engine.new_game(7).expect("the game starts");
+    for (call, says) in [
+        (
+            "pieces.kinds_at('Atlantis')",
+            "repl:1: 'Atlantis' is neither a space nor a pool",
+        ),
+        (
+            "pieces.kinds_at(3)",
+            "repl:1: bad argument #1 to 'pieces.kinds_at' (string expected, got number)",
+        ),
+    ] {
+        let err = engine.lua_eval(&state, call).expect_err(call).to_string();
+        assert!(err.contains(says), "{call}: {err}");
+    }
+}
+
+#[test]
+fn places_are_where_the_listed_pieces_stand_each_once_in_board_order() {
+    // Mediterranea's armies spread over many areas once the set-up ran.
+    let engine = common::stock("mediterranea");
+    let state = engine.new_game(7).expect("the game starts");
+    let checked = engine
+        .lua_eval(
+            &state,
+            "(function()\n\
+               local order = {}\n\
+               for i, name in ipairs(board.spaces()) do order[name] = i end\n\
+               local filters = { { on_board = true }, { owner = 'white' }, { kind = 'Romans' }, {} }\n\
+               local out = {}\n\
+               for _, filter in ipairs(filters) do\n\
+                 local expected = {}\n\
+                 for _, id in ipairs(pieces.list(filter)) do\n\
+                   local at = pieces.where(id)\n\
+                   expected[at] = (expected[at] or 0) + 1\n\
+                 end\n\
+                 local places, counts = pieces.places(filter)\n\
+                 assert(#places == #counts)\n\
+                 local seen = 0\n\
+                 for i, at in ipairs(places) do\n\
+                   assert(counts[i] == expected[at], at)\n\
+                   expected[at] = nil\n\
+                   if order[at] then\n\
+                     assert(i == 1 or (order[places[i - 1]] and order[places[i - 1]] < order[at]), 'board order at ' .. at)\n\
+                   else\n\
+                     assert(i == #places or not order[places[i + 1]], 'spaces before pools at ' .. at)\n\
+                   end\n\
+                   seen = seen + counts[i]\n\
+                 end\n\
+                 assert(next(expected) == nil, 'every place listed')\n\
+                 out[#out + 1] = #places .. ':' .. seen\n\
+               end\n\
+               return table.concat(out, ' ')\n\
+             end)()",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    let counts: Vec<(usize, usize)> = checked
+        .trim_matches('"')
+        .split(' ')
+        .map(|p| {
+            let (places, pieces) = p.split_once(':').expect("places:pieces");
+            (places.parse().unwrap(), pieces.parse().unwrap())
+        })
+        .collect();
+    assert!(counts[0].0 > 5, "armies in many areas: {checked}");
+    assert!(
+        counts[3].1 > counts[0].1,
+        "the whole box is more: {checked}"
+    );
+}
+
+#[test]
+fn places_refuse_a_bad_filter_like_the_list_naming_themselves() {
+    let engine = common::stock("treasure-fleet");
+    let state = engine.new_game(7).expect("the game starts");
+    let error = |code: &str| engine.lua_eval(&state, code).expect_err(code).to_string();
+    let err = error("pieces.places { kind = { 'Ship', 'Shipp' } }");
+    assert!(err.contains("repl:1: no piece kind 'Shipp'"), "{err}");
+    let err = error("pieces.places(3)");
+    assert!(
+        err.contains("bad argument #1 to 'pieces.places' (table or nil expected, got number)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_list_by_owner_is_every_piece_of_that_owner_with_the_other_fields() {
+    // The list walks the owner's own pieces: it must find what a pass over
+    // every piece finds, with every other field of the filter.
+    let engine = common::stock("mediterranea");
+    let state = engine.new_game(7).expect("the game starts");
+    let checked = engine
+        .lua_eval(
+            &state,
+            "(function()\n\
+               local out = {}\n\
+               for _, player in ipairs(game.players()) do\n\
+                 for _, extra in ipairs({ {}, { on_board = true }, { at = 'reserve' }, { kind = 'Romans' } }) do\n\
+                   local filter = { owner = player }\n\
+                   for k, v in pairs(extra) do filter[k] = v end\n\
+                   local expected = {}\n\
+                   for _, id in ipairs(pieces.all()) do\n\
+                     local p = pieces.get(id)\n\
+                     if p.owner == player and (extra.on_board == nil or p.on_board)\n\
+                         and (extra.at == nil or p.at == extra.at) and (extra.kind == nil or p.kind == extra.kind) then\n\
+                       expected[#expected + 1] = id\n\
+                     end\n\
+                   end\n\
+                   local listed = pieces.list(filter)\n\
+                   assert(#listed == #expected, player)\n\
+                   for i, id in ipairs(listed) do assert(id == expected[i], player .. ' ' .. i) end\n\
+                   out[#out + 1] = #listed\n\
+                 end\n\
+               end\n\
+               return table.concat(out, ' ')\n\
+             end)()",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    let counts: Vec<usize> = checked
+        .trim_matches('"')
+        .split(' ')
+        .map(|c| c.parse().unwrap())
+        .collect();
+    assert_eq!(counts.len(), 16, "{checked}");
+    assert!(
+        counts[0] > counts[1] && counts[1] > 0,
+        "white has pieces on and off the map: {checked}"
+    );
+    assert!(counts[3] > 0, "white's Romans: {checked}");
 }

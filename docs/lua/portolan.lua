@@ -139,10 +139,24 @@ function pieces.all() end
 ---@return portolan.piece[]
 function pieces.at(place) end
 
+---The kinds of the pieces on a space or in a pool, in id order: what
+---`pieces.kind` says of each of `pieces.at(place)`'s ids, in one call.
+---@param place portolan.place
+---@return string[]
+function pieces.kinds_at(place) end
+
 ---Ids matching every given field.
 ---@param filter portolan.filter
 ---@return portolan.piece[]
 function pieces.list(filter) end
+
+---Where the pieces matching a filter (as `pieces.list` reads it) stand:
+---each place once, spaces in board order then pools, and how many of
+---those pieces are at each (the second list, place by place).
+---@param filter portolan.filter
+---@return string[] places
+---@return integer[] counts
+function pieces.places(filter) end
 
 ---@param id portolan.piece
 ---@return portolan.piece_info

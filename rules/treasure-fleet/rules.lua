@@ -194,9 +194,7 @@ function stages.orders(side)
   local turn, held, out = vars.get("turn"), wind.counts(side), {}
   for _, id in ipairs(fleet.on_map(side)) do
     if attr(id, "ordered") ~= turn then
-      for _, order in ipairs(sailing.orders(id, side, held)) do
-        out[#out + 1] = order
-      end
+      sailing.orders(id, side, held, out)
     end
   end
   if #out > 0 then

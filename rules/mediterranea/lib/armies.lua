@@ -6,29 +6,10 @@ local ipairs = ipairs
 local nations = require("lib.nations")
 local map = require("lib.map")
 local M = {}
-local list, pieces_at, kind_of = pieces.list, pieces.at, pieces.kind
+local list, places, pieces_at, kind_of, kinds_at =
+  pieces.list, pieces.places, pieces.at, pieces.kind, pieces.kinds_at
 local place, attr, set_attr = pieces.where, pieces.attr, pieces.set_attr
 local get, add = vars.get, vars.add
-
--- Every army on the map as counts: `counts[area][nation]`, and the number
--- of armies per area in `totals[area]`. Leaders are not armies.
-function M.census()
-  local counts, totals = {}, {}
-  for _, id in ipairs(list { on_board = true }) do
-    local nation = kind_of(id)
-    if not nations.is_leader(nation) then
-      local area = place(id)
-      local here = counts[area]
-      if here == nil then
-        here = {}
-        counts[area] = here
-      end
-      here[nation] = (here[nation] or 0) + 1
-      totals[area] = (totals[area] or 0) + 1
-    end
-  end
-  return counts, totals
-end
 
 -- The nation's armies in an area (ids, in id order): read from the
 -- area's own pieces, which the kernel indexes.
@@ -42,30 +23,24 @@ function M.at(nation, area)
   return out
 end
 
--- Every army of the nation on the map.
+-- Every army of the nation on the map (or every counter of a leader's
+-- kind). A nation's counters are its faction's pieces: naming the owner
+-- lets the kernel look at those only.
 function M.on_map(nation)
-  return list { kind = nation, on_board = true }
+  return list { owner = nations.faction(nation), kind = nation, on_board = true }
 end
 
--- The areas holding armies of the nation, in board order, with how many.
+-- The areas holding armies of the nation, in board order, and how many
+-- are in each (a second list, area by area), asked of the kernel in one
+-- call.
 function M.areas_of(nation)
-  local count, out = {}, {}
-  for _, id in ipairs(M.on_map(nation)) do
-    local area = place(id)
-    if count[area] == nil then
-      out[#out + 1] = area
-      count[area] = 0
-    end
-    count[area] = count[area] + 1
-  end
-  return map.sort(out), count
+  return places { owner = nations.faction(nation), kind = nation, on_board = true }
 end
 
 -- The nations with armies in an area, in turn order, and their counts.
 function M.nations_at(area)
   local count, out = {}, {}
-  for _, id in ipairs(pieces_at(area)) do
-    local nation = kind_of(id)
+  for _, nation in ipairs(kinds_at(area)) do
     if not nations.is_leader(nation) then
       local n = count[nation]
       if n == nil then
@@ -81,8 +56,7 @@ end
 -- Whether no army of another nation is in an area (cheaper than
 -- `nations_at` where only that matters).
 function M.alone(nation, area)
-  for _, id in ipairs(pieces_at(area)) do
-    local other = kind_of(id)
+  for _, other in ipairs(kinds_at(area)) do
     if other ~= nation and not nations.is_leader(other) then
       return false
     end
@@ -102,10 +76,24 @@ function M.leaders_at(nation, area)
   return out
 end
 
+-- Whether the nation has an army in an area, and whether it is alone
+-- there (no army of another nation): what a territory award asks [4.2].
+function M.holds(nation, area)
+  local held, alone = false, true
+  for _, kind in ipairs(kinds_at(area)) do
+    if kind == nation then
+      held = true
+    elseif not nations.is_leader(kind) then
+      alone = false
+    end
+  end
+  return held, alone
+end
+
 -- Whether one of the nation's leaders is in an area.
 function M.has_leader(nation, area)
-  for _, id in ipairs(pieces_at(area)) do
-    if nations.leader_nation(kind_of(id)) == nation then
+  for _, kind in ipairs(kinds_at(area)) do
+    if nations.leader_nation(kind) == nation then
       return true
     end
   end
@@ -124,10 +112,10 @@ function M.seq(id)
   return attr(id, "seq") or 0
 end
 
--- A counter of the nation from the counter box, or nil when every one is
--- on the map [6.1].
+-- A counter of the nation (or of a leader) from the counter box, or nil
+-- when every one is on the map [6.1].
 function M.from_reserve(nation)
-  return list { kind = nation, at = "reserve" }[1]
+  return list { owner = nations.faction(nation), kind = nation, at = "reserve" }[1]
 end
 
 -- The stamp of the current movement phase (one per pulse) and nation-turn.

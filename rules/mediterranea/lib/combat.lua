@@ -88,12 +88,21 @@ function M.choice_choose(frame, choice)
 end
 
 -- Lists kept in the frame's context as text: "a|b|c".
+local find, sub = string.find, string.sub
 local function split(text)
-  local out = {}
-  for item in string.gmatch(text or "", "[^|]+") do
-    out[#out + 1] = item
+  local out, start = {}, 1
+  if text == nil or text == "" then
+    return out
   end
-  return out
+  while true do
+    local bar = find(text, "|", start, true)
+    if bar == nil then
+      out[#out + 1] = sub(text, start)
+      return out
+    end
+    out[#out + 1] = sub(text, start, bar - 1)
+    start = bar + 1
+  end
 end
 local function contains(text, item)
   return text ~= nil and string.find("|" .. text .. "|", "|" .. item .. "|", 1, true) ~= nil
@@ -123,8 +132,15 @@ function M.targets(ctx, shooter)
   for _, nation in ipairs(split(ctx.present)) do
     if nation ~= shooter then
       local live = armies.at(nation, ctx.area)
+      if #live > 1 then
+        -- In order of entry, each army's place read once.
+        local seq = {}
+        for _, id in ipairs(live) do
+          seq[id] = armies.seq(id)
+        end
+        table.sort(live, function(a, b) return seq[a] < seq[b] end)
+      end
       if #live > 0 then
-        table.sort(live, function(a, b) return armies.seq(a) < armies.seq(b) end)
         for rank, id in ipairs(live) do
           local label = army_label(nation, rank, #live, id)
           labels[#labels + 1] = label

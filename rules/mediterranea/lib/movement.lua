@@ -4,13 +4,13 @@
 -- more than one way, the area it enters just before it ("AREA > AREA via
 -- AREA"): that area is where it would retreat to as an attacker [8.3.5],
 -- the only part of a route the rules remember.
-local ipairs = ipairs
+local ipairs, pairs = ipairs, pairs
 local nations = require("lib.nations")
 local armies = require("lib.armies")
 local sequence = require("lib.sequence")
 local map = require("lib.map")
 local get = vars.get
-local pieces_at, kind_of = pieces.at, pieces.kind
+local pieces_at, kind_of, kinds_at = pieces.at, pieces.kind, pieces.kinds_at
 local M = {}
 
 M.END = "end movement"
@@ -23,7 +23,7 @@ M.VIA = " via "
 -- settled [7.2.4].
 local function situation(nation)
   local turn = get("turn")
-  local own, total = {}, {}
+  local own, total = table.create(0, 32), table.create(0, 32)
   local s = {
     costs = tables.movement,
     nation = nation,
@@ -36,8 +36,9 @@ local function situation(nation)
     local t = total[area]
     if t == nil then
       local mine, all = 0, 0
-      for _, id in ipairs(pieces_at(area)) do
-        local kind = kind_of(id)
+      local kinds = kinds_at(area)
+      for k = 1, #kinds do
+        local kind = kinds[k]
         if not nations.is_leader(kind) then
           all = all + 1
           if kind == nation then
@@ -96,54 +97,105 @@ local function cost(s, edge, left)
   return land_cost(s, to, left)
 end
 
--- The most points an army can have left in each area it may reach from
--- `origin` (0 where entering the area took all it had left).
-local function points_left(s, origin)
-  local best = { [origin] = s.costs.points }
-  local queue, head = { origin }, 1
-  while queue[head] do
-    local area = queue[head]
-    head = head + 1
-    local left = best[area]
-    for _, edge in ipairs(map.edges(area)) do
-      local c = cost(s, edge, left)
-      local to = edge.to
-      if c and c <= left and (best[to] == nil or best[to] < left - c) then
-        best[to] = left - c
-        if left - c > 0 then
-          queue[#queue + 1] = to
-        end
-      end
-    end
+-- Whether an army with `left` points may cross an edge. A land area
+-- costs one point or every point left [7.2.1.1], never more than the army
+-- has, so its armies need not be counted to know.
+local function enterable(s, edge, left)
+  if edge.to_kind == "land" and (edge.kind ~= "arrow" or s.ships) then
+    return true
   end
-  return best
+  local c = cost(s, edge, left)
+  return c ~= nil and c <= left
 end
 
--- Every area an army may reach from `origin`, each with the areas it may
--- enter just before it (in board order): an area it can reach with points
--- to spare and leave for the destination. That area is where the army
--- would retreat to as an attacker [8.3.5], so the player chooses it.
+-- Whether an army entering `to` may have to fight there: a land area
+-- holding another nation's armies. Only the moving nation moves in its
+-- phase, so elsewhere no combat can follow and the way taken (where an
+-- attacker retreats to [8.3.5]) does not matter: no " via" choice.
+local function combat_ahead(s, to)
+  if not map.is_land(to) then
+    return false
+  end
+  local own, total = s.count(to)
+  return total > own
+end
+
+-- Every area an army may reach from `origin`, in board order, each with
+-- the first area (in board order) it may enter just before it: an area
+-- it can reach with points to spare and leave for the destination. That
+-- area is where the army would retreat to as an attacker [8.3.5], so
+-- where a combat may follow the player chooses it: there, `via` lists
+-- every such area (in board order).
+--
+-- The areas are taken in order of the most points an army can have left
+-- there, most first: no step adds points, so every way into an area with
+-- more has been taken before it, and each area is taken once, with its
+-- best, where the ways out of it are what it offers as the area before.
 function M.reach(s, origin)
-  local best = points_left(s, origin)
-  local before = {}
-  for _, area in ipairs(map.areas) do
-    local left = best[area]
-    if left and left > 0 then
-      for _, edge in ipairs(map.edges(area)) do
-        local to = edge.to
-        local c = to ~= origin and cost(s, edge, left)
-        if c and c <= left then
-          local list = before[to]
-          if list == nil then
-            list = {}
-            before[to] = list
+  -- Room for the areas an army with ships may reach, made at once.
+  local best, first, destinations = table.create(0, 64), table.create(0, 64), table.create(64)
+  best[origin] = s.costs.points
+  local waiting = { [s.costs.points] = { origin } }
+  local via = {}
+  for left = s.costs.points, 1, -1 do
+    local areas, i = waiting[left] or {}, 1
+    while areas[i] do
+      local area = areas[i]
+      i = i + 1
+      if best[area] == left then
+        local rank = map.order(area)
+        local edges = map.edges(area)
+        for e = 1, #edges do
+          local edge = edges[e]
+          if enterable(s, edge, left) then
+            local to = edge.to
+            if to ~= origin then
+              local earliest = first[to]
+              if earliest == nil then
+                first[to] = rank
+                destinations[#destinations + 1] = to
+                if combat_ahead(s, to) then
+                  via[to] = { area }
+                end
+              else
+                if rank < earliest then
+                  first[to] = rank
+                end
+                local list = via[to]
+                if list then
+                  list[#list + 1] = area
+                end
+              end
+            end
+            -- Only a way that may leave more points than the best so far
+            -- is costed.
+            local known = best[to]
+            if known == nil or known < left then
+              local rest = left - cost(s, edge, left)
+              if known == nil or known < rest then
+                best[to] = rest
+                if rest > 0 then
+                  local queue = waiting[rest]
+                  if queue == nil then
+                    queue = {}
+                    waiting[rest] = queue
+                  end
+                  queue[#queue + 1] = to
+                end
+              end
+            end
           end
-          list[#list + 1] = area
         end
       end
     end
   end
-  return before
+  for to, rank in pairs(first) do
+    first[to] = map.areas[rank]
+  end
+  for _, list in pairs(via) do
+    map.sort(list)
+  end
+  return map.sort(destinations), first, via
 end
 
 -- [7.2.4] Whether an army may leave its area: a settled army that is the
@@ -173,15 +225,6 @@ local function movers(nation)
   return map.sort(areas)
 end
 
--- Whether an army entering `to` may have to fight there: a land area
--- holding another nation's armies. Only the moving nation moves in its
--- phase, so elsewhere no combat can follow and the way taken (where an
--- attacker retreats to [8.3.5]) does not matter: no " via" choice.
-local function combat_ahead(s, to)
-  local own, total = s.count(to)
-  return map.is_land(to) and total > own
-end
-
 -- Whether an army in the area has anywhere to go (one edge it may cross).
 local function may_move(s, area)
   if not may_depart(s, area) then
@@ -189,8 +232,7 @@ local function may_move(s, area)
   end
   local points = s.costs.points
   for _, edge in ipairs(map.edges(area)) do
-    local c = cost(s, edge, points)
-    if c and c <= points then
+    if enterable(s, edge, points) then
       return true
     end
   end
@@ -209,14 +251,14 @@ function M.run(frame)
   local s = situation(nation)
   local from = ctx.from
   if from then
-    local before = M.reach(s, from)
+    local destinations, first, via = M.reach(s, from)
     local choices, ways = {}, { "" }
-    for _, to in ipairs(map.areas) do
-      local list = before[to]
-      if list and (#list == 1 or not combat_ahead(s, to)) then
+    for _, to in ipairs(destinations) do
+      local list = via[to]
+      if list == nil or #list == 1 then
         choices[#choices + 1] = from .. " > " .. to
-        ways[#ways + 1] = to .. "<" .. list[1]
-      elseif list then
+        ways[#ways + 1] = to .. "<" .. first[to]
+      else
         for _, p in ipairs(list) do
           choices[#choices + 1] = from .. " > " .. to .. M.VIA .. p
         end

@@ -207,11 +207,11 @@ function M.active(nation, turn)
   if #M.entries(nation, turn) > 0 then
     return true
   end
-  if #pieces.list { kind = nation, on_board = true } > 0 then
+  if #pieces.list { owner = faction[nation], kind = nation, on_board = true } > 0 then
     return true
   end
   for _, leader in ipairs(M.leaders(nation)) do
-    if #pieces.list { kind = leader, on_board = true } > 0 then
+    if #pieces.list { owner = faction[leader], kind = leader, on_board = true } > 0 then
       return true
     end
   end

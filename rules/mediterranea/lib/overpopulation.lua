@@ -10,10 +10,10 @@ local M = {}
 function M.balance(nation)
   local support, needing = 0, 0
   local areas, count = armies.areas_of(nation)
-  for _, area in ipairs(areas) do
+  for i, area in ipairs(areas) do
     support = support + (armies.alone(nation, area) and tables.support.alone or tables.support.shared)
     if map.is_land(area) then
-      needing = needing + count[area]
+      needing = needing + count[i]
     else
       for _, id in ipairs(armies.at(nation, area)) do
         if not armies.raided(id) then
@@ -33,8 +33,8 @@ function M.run(frame)
   end
   -- [9.4] Only areas with more than one army may lose one.
   local choices = {}
-  for _, area in ipairs(areas) do
-    if count[area] > 1 then
+  for i, area in ipairs(areas) do
+    if count[i] > 1 then
       choices[#choices + 1] = area
     end
   end

@@ -105,7 +105,7 @@ end
 local function remove_leaders(nation, only_permanent)
   for _, leader in ipairs(nations.leaders(nation)) do
     if not only_permanent or nations.permanent(leader) then
-      for _, id in ipairs(pieces.list { kind = leader, on_board = true }) do
+      for _, id in ipairs(armies.on_map(leader)) do
         pieces.remove(id)
       end
     end
@@ -115,7 +115,7 @@ end
 -- [5.5] The next leader of this pulse still to be placed, or nil.
 local function leader_due(nation, turn, pulse)
   for _, entry in ipairs(nations.pulse_entries(nation, turn, pulse)) do
-    if entry.leader and pieces.list { kind = entry.leader, at = "reserve" }[1] then
+    if entry.leader and armies.from_reserve(entry.leader) then
       return entry.leader
     end
   end
@@ -169,7 +169,7 @@ function M.nation_turn(frame)
       if #areas == 1 then
         M.place_leader(leader, areas[1])
       elseif #areas == 0 then
-        pieces.remove(pieces.list { kind = leader, at = "reserve" }[1])
+        pieces.remove(armies.from_reserve(leader))
       else
         ctx.leader = leader
         local choices = {}
@@ -209,7 +209,7 @@ end
 
 -- [5.5] A leader joins the nation's army in an area.
 function M.place_leader(leader, area)
-  local id = pieces.list { kind = leader, at = "reserve" }[1]
+  local id = armies.from_reserve(leader)
   pieces.move(id, area)
   if game.narrating() then
     game.logf("%s takes the field in %s.", leader, area)

@@ -42,20 +42,17 @@ end
 -- nation that holds it; halved (rounded down) when another nation shares it.
 function M.territory(turn)
   local last = tables.scenario.last_turn
-  local counts = armies.census()
   for _, player in ipairs(game.players()) do
     for _, award in ipairs(rawget(tables.victory, player) or {}) do
       if award.areas and due(award, turn, last) then
         local nation, total = award.nation, 0
         for _, area in ipairs(map.areas) do
           local points = award.areas[area]
-          local here = counts[area]
-          if points and here and here[nation] then
-            local shared = false
-            for other in pairs(here) do
-              shared = shared or other ~= nation
+          if points then
+            local held, alone = armies.holds(nation, area)
+            if held then
+              total = total + (alone and points or floor(points / 2))
             end
-            total = total + (shared and floor(points / 2) or points)
           end
         end
         M.award(nation, total, "territory, turn " .. turn)

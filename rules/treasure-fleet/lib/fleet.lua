@@ -26,6 +26,9 @@ M.LETTERS = { "N", "E", "S", "W" }
 -- API at every call (game.players() makes a new list each time).
 M.sides = {}
 local enemy_of = {}
+-- The boxes a ship may dock in, and each side's enemy's home port (where
+-- it may not): docking is asked of every box an order may reach.
+local dock_box, enemy_home = {}, {}
 
 function M.prepare()
   for i, side in ipairs(game.players()) do
@@ -42,6 +45,16 @@ function M.prepare()
       M.boxes[#M.boxes + 1] = name
       box_at[s.column * 100 + s.row] = name
     end
+  end
+  local dock_kind = {}
+  for _, kind in ipairs(tables.ports.dock_kinds) do
+    dock_kind[kind] = true
+  end
+  for _, name in ipairs(M.boxes) do
+    dock_box[name] = dock_kind[M.box[name][3]]
+  end
+  for _, side in ipairs(M.sides) do
+    enemy_home[side] = tables.home_port[enemy_of[side]]
   end
 end
 
@@ -62,7 +75,7 @@ function M.sail_from(from, letter, count)
   local column, row, last = at[1], at[2], from
   for _ = 1, count do
     column, row = column + step[1], row + step[2]
-    local next = M.box_at(column, row)
+    local next = box_at[column * 100 + row]
     if not next then
       return last, true
     end
@@ -148,16 +161,7 @@ end
 -- Whether a side's ship may dock in a box: an island or a land mass, or
 -- its own home port (never the enemy's).
 function M.may_dock(side, box)
-  local kind = M.box[box][3]
-  if box == M.home(M.enemy(side)) then
-    return false
-  end
-  for _, k in ipairs(tables.ports.dock_kinds) do
-    if k == kind then
-      return true
-    end
-  end
-  return false
+  return dock_box[box] == true and box ~= enemy_home[side]
 end
 
 -- `numerator/denominator` of a value, rounded down: CP/2 chances.

@@ -10,14 +10,13 @@ local M = {}
 local attr, set_attr, where = pieces.attr, pieces.set_attr, pieces.where
 
 -- The orders a ship may be given with the side's hand (`held`, its
--- cards counted by kind: wind.counts), as choice texts: "Revenge sails E
--- 2", "Revenge sails E 1 and docks", "Revenge holds", "Revenge docks",
--- "Revenge drifts", "Revenge stays docked".
-function M.orders(id, side, held)
+-- cards counted by kind: wind.counts), as choice texts added to `out`:
+-- "Revenge sails E 2", "Revenge sails E 1 and docks", "Revenge holds",
+-- "Revenge docks", "Revenge drifts", "Revenge stays docked".
+function M.orders(id, side, held, out)
   local name, box = fleet.name(id), where(id)
-  local out = {}
   if attr(id, "docked") then
-    out[1] = name .. " stays docked"
+    out[#out + 1] = name .. " stays docked"
   else
     if fleet.may_dock(side, box) then
       out[#out + 1] = name .. " docks"
@@ -27,11 +26,11 @@ function M.orders(id, side, held)
     end
     out[#out + 1] = name .. " drifts"
   end
-  local home = fleet.home(side)
+  local home, most = fleet.home(side), tables.sailing.max_boxes
   for _, letter in ipairs(fleet.LETTERS) do
     if held[wind.FAVORABLE[letter]] then
       local sails = name .. " sails " .. letter .. " "
-      for boxes = 1, tables.sailing.max_boxes do
+      for boxes = 1, most do
         local to, off = fleet.sail_from(box, letter, boxes)
         out[#out + 1] = sails .. boxes
         if not off and to ~= home and fleet.may_dock(side, to) then

@@ -4,7 +4,7 @@
 -- pile, which is shuffled back when the deck runs out.
 local fleet = require("lib.fleet")
 local M = {}
-local ipairs, kind_of, at = ipairs, pieces.kind, pieces.at
+local ipairs, kind_of, kinds_at, at = ipairs, pieces.kind, pieces.kinds_at, pieces.at
 
 M.NO_WIND = "No_Wind"
 
@@ -54,8 +54,7 @@ end
 -- How many cards of each kind a side holds: { Wind_N = 2, ... }.
 function M.counts(side)
   local out = {}
-  for _, id in ipairs(M.hand(side)) do
-    local kind = kind_of(id)
+  for _, kind in ipairs(kinds_at(M.hand_pool(side))) do
     out[kind] = (out[kind] or 0) + 1
   end
   return out

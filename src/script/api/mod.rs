@@ -19,6 +19,7 @@ pub mod known;
 pub mod link;
 mod mirror_book;
 pub mod native;
+mod piece_filter;
 mod pieces;
 mod secret_roll;
 mod vars;

@@ -274,6 +274,14 @@ pub(super) unsafe fn push_out(l: *mut ffi::lua_State, link: &Link) -> c_int {
                         ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
                     }
                 }
+                Item::Refs(start, end) => {
+                    let refs = &out.ints[start..end];
+                    ffi::lua_createtable(l, refs.len() as c_int, 0);
+                    for (i, &r) in refs.iter().enumerate() {
+                        ffi::lua_rawgeti(l, ffi::LUA_REGISTRYINDEX, r);
+                        ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+                    }
+                }
             }
         }
     }
@@ -607,6 +615,7 @@ enum Item {
     Str(usize, usize),
     Ref(c_int),
     Ints(usize, usize),
+    Refs(usize, usize),
 }
 
 impl Out {
@@ -661,6 +670,14 @@ impl Out {
         let start = self.ints.len();
         self.ints.extend(values);
         self.item(Item::Ints(start, self.ints.len()));
+    }
+
+    /// A list of strings the registry holds (names of kinds, places,
+    /// players: see [`Link::kind_name`]), as one table.
+    pub fn registry_list(&mut self, references: impl IntoIterator<Item = c_int>) {
+        let start = self.ints.len();
+        self.ints.extend(references.into_iter().map(i64::from));
+        self.item(Item::Refs(start, self.ints.len()));
     }
 
     pub fn value(&mut self, v: Option<&Value>) {

@@ -3,15 +3,17 @@
 
 use super::link::Link;
 use super::native::{self, ApiError, Native};
+use super::piece_filter;
 use super::vars::set;
 use super::{
     fail, kind_arg, location_arg, location_name, lua_piece, natives, piece_arg, player_arg,
     push_str, push_vars,
 };
 use crate::kernel::event::Event;
-use crate::kernel::piece::{ELIMINATED, EVERYONE, Location, Piece, player_bit};
+use crate::kernel::piece::{ELIMINATED, EVERYONE, Location, Piece, PieceId, player_bit};
 use crate::kernel::script_data::Scope;
 use crate::kernel::secrets;
+use crate::kernel::state::GameState;
 use crate::kernel::value::Value;
 use mlua::{Lua, Table, ffi};
 use std::ffi::c_int;
@@ -22,12 +24,19 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<()> {
         lua,
         link,
         &[
-            &AT, &WHERE, &KIND, &OWNER, &MOVE, &REMOVE, &REVEAL, &SEEN, &SET_KIND, &SET_OWNER,
-            &ATTR, &SET_ATTR, &CREATE,
+            &AT, &KINDS_AT, &WHERE, &KIND, &OWNER, &MOVE, &REMOVE, &REVEAL, &SEEN, &SET_KIND,
+            &SET_OWNER, &ATTR, &SET_ATTR, &CREATE,
         ],
     )?;
     t.raw_set("all", native::function(lua, link, &ALL)?)?;
-    t.raw_set("list", native::with_fields(lua, link, &LIST, &FILTER)?)?;
+    t.raw_set(
+        "list",
+        native::with_fields(lua, link, &LIST, &piece_filter::FIELDS)?,
+    )?;
+    t.raw_set(
+        "places",
+        native::with_fields(lua, link, &PLACES, &piece_filter::FIELDS)?,
+    )?;
     let l = Rc::clone(link);
     t.raw_set(
         "get",
@@ -47,49 +56,39 @@ static ALL: Native = Native {
     },
 };
 
-/// The fields of `pieces.list`'s filter, in the order [`LIST`] reads them.
-const FILTER: [&str; 4] = ["owner", "kind", "at", "on_board"];
-
 /// The pieces matching every field given (`owner`, `kind`, `at`,
-/// `on_board`; `kind` may be a list: any of those kinds), in id order. The filter is read raw (its metatable is not
-/// consulted): it is data, not an object.
+/// `on_board`; `kind` may be a list: any of those kinds), in id order. The
+/// filter is read raw (its metatable is not consulted): it is data, not an
+/// object.
 static LIST: Native = Native {
     name: "pieces.list",
     call: |link, a, out| {
-        if !a.is_nil(1) && a.type_name(1) != "table" {
-            return Err(a.bad(1, "table or nil"));
-        }
-        let owner = a.field_str(1, 0, FILTER[0])?;
-        let kinds = a.field_texts(1, 1, FILTER[1])?;
-        let at = a.field_str(1, 2, FILTER[2])?;
-        let on_board = a.field_bool(1, 3);
-        link.with_state(|g, s| {
-            let owner = owner.map(|o| player_arg(g, o)).transpose()?;
-            let kinds = kinds
-                .map(|names| {
-                    names
-                        .into_iter()
-                        .map(|k| kind_arg(g, k))
-                        .collect::<Result<Vec<_>, _>>()
-                })
-                .transpose()?;
-            let at = at.map(|a| location_arg(g, a)).transpose()?;
-            let keep = |p: &Piece| {
-                owner.is_none_or(|o| p.owner == Some(o))
-                    && kinds.as_ref().is_none_or(|k| k.contains(&p.kind))
-                    && at.is_none_or(|a| p.loc == a)
-                    && (!on_board || p.loc.space().is_some())
-            };
-            // One pass over the pieces in id order (a greedy bot's
-            // `rules.evaluate` lists a faction's pieces for every move it
-            // weighs).
-            out.ints(
-                s.piece_ids()
-                    .zip(s.pieces())
-                    .filter(|(_, p)| keep(p))
-                    .map(|(id, _)| lua_piece(id)),
-            );
-            Ok(())
+        piece_filter::with_matching(link, a, |_, ids| out.ints(ids.map(lua_piece)))
+    },
+};
+
+/// Where the pieces matching a filter (as `pieces.list` reads it) stand:
+/// each place once, spaces in board order then pools in the game's order,
+/// and a second list of how many of them are at each. Rules that ask where
+/// a nation's armies are made a `pieces.where` per army.
+static PLACES: Native = Native {
+    name: "pieces.places",
+    call: |link, a, out| {
+        piece_filter::with_matching(link, a, |s, ids| {
+            let mut places: Vec<(Location, i64)> = Vec::new();
+            for id in ids {
+                let loc = s.piece(id).loc;
+                match places.iter_mut().find(|(at, _)| *at == loc) {
+                    Some((_, count)) => *count += 1,
+                    None => places.push((loc, 1)),
+                }
+            }
+            places.sort_unstable_by_key(|&(loc, _)| match loc {
+                Location::Space(space) => (0, space.0),
+                Location::Pool(pool) => (1, u16::from(pool.0)),
+            });
+            out.registry_list(places.iter().map(|&(loc, _)| link.place_name(loc)));
+            out.ints(places.iter().map(|&(_, count)| count));
         })
     },
 };
@@ -100,14 +99,37 @@ static AT: Native = Native {
     call: |link, a, out| {
         let place = a.str(1)?;
         link.with_state(|g, s| {
-            match location_arg(g, place)? {
-                Location::Space(space) => out.ints(s.pieces_at(space).map(lua_piece)),
-                pool => out.ints(
-                    s.piece_ids()
-                        .filter(|&id| s.piece(id).loc == pool)
-                        .map(lua_piece),
-                ),
-            }
+            out.ints(pieces_in(s, location_arg(g, place)?).map(lua_piece));
+            Ok(())
+        })
+    },
+};
+
+/// The pieces at a place, in id order: a space's from the kernel's index,
+/// a pool's by a pass over the pieces.
+fn pieces_in(s: &GameState, place: Location) -> impl Iterator<Item = PieceId> + '_ {
+    let (space, pool) = match place {
+        Location::Space(space) => (Some(space), None),
+        pool => (None, Some(pool)),
+    };
+    let on_space = space.into_iter().flat_map(|space| s.pieces_at(space));
+    let in_pool = pool
+        .into_iter()
+        .flat_map(move |pool| s.piece_ids().filter(move |&id| s.piece(id).loc == pool));
+    on_space.chain(in_pool)
+}
+
+/// The kinds of the pieces on a space or in a pool, in id order: what
+/// `pieces.kind` says of each of `pieces.at`'s pieces, in one call. Rules
+/// that weigh who stands where (Mediterranea counts each nation's armies in
+/// every area a move may enter) made a call per piece.
+static KINDS_AT: Native = Native {
+    name: "pieces.kinds_at",
+    call: |link, a, out| {
+        let place = a.str(1)?;
+        link.with_state(|g, s| {
+            let place = location_arg(g, place)?;
+            out.registry_list(pieces_in(s, place).map(|id| link.kind_name(s.piece(id).kind)));
             Ok(())
         })
     },
