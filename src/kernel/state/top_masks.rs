@@ -19,6 +19,8 @@ pub const MAX_SPACES: usize = u64::BITS as usize;
 const SLOTS: usize = MAX_PLAYERS + 2;
 const NOBODY_SLOT: usize = MAX_PLAYERS;
 const EMPTY_SLOT: usize = MAX_PLAYERS + 1;
+// `slot` counts on "nobody" and "empty" being the two highest bytes.
+const _: () = assert!(NOBODY == u8::MAX - 1 && EMPTY == u8::MAX);
 
 /// Each space's bit under the owner of its first piece
 /// ([`crate::kernel::state::GameState::top_owner`]).
@@ -64,16 +66,17 @@ impl TopMasks {
     }
 }
 
-/// The slot of a first piece's owner byte.
+/// The slot of a first piece's owner byte, without a branch (the owner
+/// of a space a random move leaves or enters is no branch to predict):
+/// [`NOBODY`] and [`EMPTY`], the two highest bytes, take the two slots
+/// after the players'.
 #[inline]
 fn slot(top: u8) -> usize {
-    match top {
-        EMPTY => EMPTY_SLOT,
-        NOBODY => NOBODY_SLOT,
-        // Players number below MAX_PLAYERS, a power of two: the mask
-        // spares a bounds check.
-        player => usize::from(player) & (MAX_PLAYERS - 1),
-    }
+    // Players number below MAX_PLAYERS, a power of two: the mask spares
+    // a bounds check.
+    let player = usize::from(top) & (MAX_PLAYERS - 1);
+    let beyond = usize::from(top.wrapping_sub(NOBODY)) + NOBODY_SLOT;
+    if top >= NOBODY { beyond } else { player }
 }
 
 #[cfg(test)]
