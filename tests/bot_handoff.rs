@@ -12,7 +12,6 @@ use common::{engine, stock};
 use portolan::bots::{Bot, RandomBot, Sight};
 use portolan::kernel::determinize;
 use portolan::kernel::engine::Engine;
-use portolan::kernel::legal::Legal;
 use portolan::kernel::rng::GameRng;
 use portolan::kernel::state::GameState;
 use portolan::sim::play_game;
@@ -95,18 +94,7 @@ fn legal_actions_counted_and_taken_by_index_are_the_listed_ones() {
     for (name, e) in engines() {
         for seed in 0..4 {
             walk(&e, seed, 2_000, |state| {
-                let listed = common::legal_actions(&e, state);
-                let mut buffer = Vec::new();
-                let legal = Legal::new(&e, state, &mut buffer);
-                assert_eq!(legal.len(), listed.len(), "{name}, ply {}", state.ply);
-                for (i, &action) in listed.iter().enumerate() {
-                    assert_eq!(
-                        legal.get(i),
-                        action,
-                        "{name}, ply {}, action {i}",
-                        state.ply
-                    );
-                }
+                common::assert_counted_as_listed(&e, state, &name)
             });
         }
     }

@@ -9,6 +9,7 @@
 use crate::kernel::action::Action;
 use crate::kernel::event::{Event, Outcome};
 use crate::kernel::game::{FirstPlayer, Game, PhaseKind};
+use crate::kernel::legal::Counting;
 use crate::kernel::piece::{EVERYONE, Location, Piece, PlayerId, player_bit};
 use crate::kernel::rng::GameRng;
 use crate::kernel::scripts::{RulesError, Scripts, Step};
@@ -32,6 +33,9 @@ pub struct Engine {
     /// them, at their room (copying a map keeps its size; growing one to
     /// make room after copying it rehashed every name, every game).
     start_vars: Vars,
+    /// What counts the game's legal actions without listing them (bots
+    /// pick by number: `kernel::legal`).
+    counting: Counting,
 }
 
 /// Room reserved in a new game's logs: a typical game never reallocates
@@ -61,12 +65,14 @@ impl Engine {
             // Scripted phases keep a few dozen variables: make room once.
             start_vars.reserve(EXPECTED_VARS);
         }
+        let counting = Counting::new(&game);
         Engine {
             game,
             scripts,
             narrated: Cell::new(true),
             logged: Cell::new(true),
             start_vars,
+            counting,
         }
     }
 
@@ -113,6 +119,11 @@ impl Engine {
             return None;
         }
         state.stack.last().map(|f| f.player)
+    }
+
+    /// What counts this game's legal actions without listing them.
+    pub(crate) fn counting(&self) -> &Counting {
+        &self.counting
     }
 
     /// Fills `out` with the legal actions, in canonical order.

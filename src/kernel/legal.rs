@@ -2,23 +2,55 @@
 //!
 //! Bots pick among the legal actions by number, and the random bot needs
 //! no more than how many there are and the one it drew. [`Legal`] counts
-//! a scripted decision's choices without listing them (the action at an
-//! index is that choice) and lists the actions of native phases
-//! ([`Engine::legal_actions`]) at once, or any decision's when a reader
-//! asks ([`Legal::list`]): people, logs and the bots that weigh every
-//! action. The count and the action at an index are always those of the
-//! list, in its order (tests hold them to it), so a bot's pick is the
-//! same whichever way it was made.
-//!
-//! Native moves are listed, not counted: counting Convoy's one-step moves
-//! by masks of the spaces each piece reaches and a population count, then
-//! walking to the picked one, ran no faster than the list, which is
-//! written without a branch (measured: README, Speed).
+//! a decision's actions without listing them where it can (a scripted
+//! decision's choices: the action at an index is that choice; a movement
+//! phase's moves on a board of up to 64 spaces: [`moves`]), and lists the
+//! others ([`Engine::legal_actions`]) at once, or any decision's when a
+//! reader asks ([`Legal::list`]): people, logs and the bots that weigh
+//! every action. The count and the action at an index are always those
+//! of the list, in its order (tests hold them to it), so a bot's pick is
+//! the same whichever way it was made.
+
+mod moves;
 
 use crate::kernel::action::Action;
 use crate::kernel::engine::Engine;
-use crate::kernel::game::PhaseKind;
+use crate::kernel::game::{Game, Movement, PhaseKind};
+use crate::kernel::piece::PlayerId;
 use crate::kernel::state::GameState;
+
+/// What the kernel keeps, for each phase of a game, to count its actions
+/// without listing them (built once, with the engine).
+#[derive(Debug)]
+pub struct Counting {
+    /// By phase index: a movement phase's masks, when its moves can be
+    /// counted.
+    moves: Vec<Option<moves::Masks>>,
+}
+
+impl Counting {
+    pub fn new(game: &Game) -> Counting {
+        let moves = game
+            .phases
+            .iter()
+            .map(|phase| match &phase.kind {
+                PhaseKind::Movement(m) => moves::Masks::new(game, m),
+                _ => None,
+            })
+            .collect();
+        Counting { moves }
+    }
+}
+
+/// How the actions at an index are found.
+enum Source<'a> {
+    /// In the list, made at once.
+    Listed,
+    /// A scripted decision's choices (the rest of the count is a pass).
+    Choices(usize),
+    /// A movement phase's, counted by masks.
+    Moves(&'a moves::Masks, &'a Movement, PlayerId),
+}
 
 /// The legal actions of the decision in `state`: counted at once, listed
 /// only when asked ([`Legal::list`]) or when only listing counts them.
@@ -28,25 +60,31 @@ pub struct Legal<'a> {
     count: usize,
     list: &'a mut Vec<Action>,
     listed: bool,
+    source: Source<'a>,
 }
 
 impl<'a> Legal<'a> {
     /// The decision's actions, listed into `buffer` when they cannot be
     /// counted without it (or later, when asked).
     pub fn new(engine: &'a Engine, state: &'a GameState, buffer: &'a mut Vec<Action>) -> Self {
-        let (count, listed) = match choices(engine, state) {
-            Some(choices) => (choices.max(1), false),
-            None => {
+        let (count, source) = match source(engine, state) {
+            Source::Listed => {
                 engine.legal_actions(state, buffer);
-                (buffer.len(), true)
+                (buffer.len(), Source::Listed)
             }
+            Source::Choices(choices) => (choices.max(1), Source::Choices(choices)),
+            Source::Moves(masks, m, player) => (
+                moves::count(masks, m, state, player).max(1),
+                Source::Moves(masks, m, player),
+            ),
         };
         Legal {
             engine,
             state,
             count,
             list: buffer,
-            listed,
+            listed: matches!(source, Source::Listed),
+            source,
         }
     }
 
@@ -62,13 +100,16 @@ impl<'a> Legal<'a> {
     /// The action at `index` of the list (below [`Legal::len`]).
     pub fn get(&self, index: usize) -> Action {
         assert!(index < self.count, "legal action {index} of {}", self.count);
-        match self.listed {
-            true => self.list[index],
-            false if index < choices(self.engine, self.state).unwrap_or(0) => {
-                Action::Choice(index as u32)
-            }
+        if self.listed {
+            return self.list[index];
+        }
+        match self.source {
+            Source::Choices(choices) if index < choices => Action::Choice(index as u32),
             // A decision with nothing else to do offers a pass.
-            false => Action::Pass,
+            Source::Choices(_) | Source::Listed => Action::Pass,
+            Source::Moves(masks, m, player) => {
+                moves::nth(&self.engine.game, masks, m, self.state, player, index)
+            }
         }
     }
 
@@ -82,10 +123,20 @@ impl<'a> Legal<'a> {
     }
 }
 
-/// How many choices the scripted decision pending in `state` offers, or
-/// `None` when the decision is a native phase's (or there is none).
-fn choices(engine: &Engine, state: &GameState) -> Option<usize> {
-    let frame = state.stack.last().filter(|_| state.result.is_none())?;
-    let phase = &engine.game.phases[frame.phase as usize];
-    matches!(phase.kind, PhaseKind::Script).then_some(frame.choices.len())
+/// Where the actions of the decision pending in `state` come from: a
+/// scripted decision's choices, a movement phase the engine counts, or
+/// the list (a placement, a movement phase it cannot count, no decision).
+fn source<'a>(engine: &'a Engine, state: &GameState) -> Source<'a> {
+    let Some(frame) = state.stack.last().filter(|_| state.result.is_none()) else {
+        return Source::Listed;
+    };
+    let phase = frame.phase as usize;
+    match &engine.game.phases[phase].kind {
+        PhaseKind::Script => Source::Choices(frame.choices.len()),
+        PhaseKind::Movement(m) => match &engine.counting().moves[phase] {
+            Some(masks) => Source::Moves(masks, m, frame.player),
+            None => Source::Listed,
+        },
+        PhaseKind::Placement(_) => Source::Listed,
+    }
 }

@@ -14,9 +14,11 @@ use serde::{Deserialize, Serialize};
 
 mod copy;
 mod position_hash;
+mod top_masks;
 
 pub use position_hash::VERSION as POSITION_HASH_VERSION;
 use position_hash::piece_key;
+pub use top_masks::{MAX_SPACES as MAX_MASKED_SPACES, TopMasks};
 
 const NONE: u16 = u16::MAX;
 
@@ -96,6 +98,11 @@ struct Occupancy {
     /// for an unowned piece): one byte per space that move generation reads
     /// without following a piece index.
     top: Vec<u8>,
+    /// The same owners as bit masks, on a board of up to 64 spaces.
+    masks: TopMasks,
+    /// Each piece's space, or the number of spaces for a piece off the
+    /// board: counting moves reads it with no branch on where a piece is.
+    at: Vec<u16>,
 }
 
 /// [`GameState::top_owner`] of an empty space.
@@ -251,6 +258,8 @@ impl GameState {
             next: vec![NONE; self.pieces.len()],
             top: vec![EMPTY; spaces],
             owned: Vec::new(),
+            masks: TopMasks::empty(spaces),
+            at: vec![spaces as u16; self.pieces.len()],
         };
         self.piece_hash = 0;
         for i in (0..self.pieces.len()).rev() {
@@ -273,6 +282,7 @@ impl GameState {
         self.piece_hash ^= piece_key(id.0 as usize, &piece);
         self.pieces.push(piece);
         self.occupancy.next.push(NONE);
+        self.occupancy.at.push(self.occupancy.head.len() as u16);
         self.index_owner(id);
         if let Location::Space(s) = loc {
             self.link(id, s);
@@ -380,6 +390,19 @@ impl GameState {
         &self.occupancy.top
     }
 
+    /// [`GameState::top_owner`] of every space as bit masks, when the
+    /// board has at most [`MAX_MASKED_SPACES`] spaces (meaningless on a
+    /// larger one).
+    pub fn top_masks(&self) -> &TopMasks {
+        &self.occupancy.masks
+    }
+
+    /// Each piece's space index (by piece id), or the number of spaces
+    /// for a piece off the board.
+    pub fn piece_spaces(&self) -> &[u16] {
+        &self.occupancy.at
+    }
+
     /// A player's pieces, by increasing id.
     pub fn pieces_of(&self, player: PlayerId) -> &[PieceId] {
         self.occupancy
@@ -404,10 +427,12 @@ impl GameState {
 
     fn refresh_top(&mut self, space: SpaceId) {
         let head = self.occupancy.head[space.0 as usize];
-        self.occupancy.top[space.0 as usize] = match head {
+        let top = match head {
             NONE => EMPTY,
             h => self.pieces[h as usize].owner.map_or(NOBODY, |o| o.0),
         };
+        let old = std::mem::replace(&mut self.occupancy.top[space.0 as usize], top);
+        self.occupancy.masks.moved(space, old, top);
     }
 
     /// Sets (or with `None`, clears) a piece attribute.
@@ -448,6 +473,7 @@ impl GameState {
             cur = occ.next[cur as usize];
         }
         occ.next[id.0 as usize] = cur;
+        occ.at[id.0 as usize] = space.0;
         match slot_owner {
             None => occ.head[space.0 as usize] = id.0,
             Some(prev) => occ.next[prev as usize] = id.0,
@@ -468,6 +494,7 @@ impl GameState {
             occ.next[cur as usize] = after;
         }
         occ.next[id.0 as usize] = NONE;
+        occ.at[id.0 as usize] = occ.head.len() as u16;
         self.refresh_top(space);
     }
 }

@@ -119,6 +119,19 @@ pub fn arrange(
     ships: &[(&str, &str, &str)],
     to_move: &str,
 ) {
+    arrange_for(engine, state, ships, "sailing", to_move);
+}
+
+/// [`arrange`] in any game: the listed pieces on their spaces (a space
+/// may take several), every other piece eliminated, and `phase` started
+/// with `to_move` to move.
+pub fn arrange_for(
+    engine: &Engine,
+    state: &mut GameState,
+    ships: &[(&str, &str, &str)],
+    phase: &str,
+    to_move: &str,
+) {
     let mut used = BTreeSet::new();
     for &(owner, kind, at) in ships {
         let owner = player(engine, owner);
@@ -143,8 +156,8 @@ pub fn arrange(
     }
     let p = player(engine, to_move);
     engine
-        .begin_phase(state, "sailing", p)
-        .expect("the sailing phase starts");
+        .begin_phase(state, phase, p)
+        .unwrap_or_else(|e| panic!("the {phase} phase starts: {e}"));
 }
 
 /// Plays one action given in notation; panics with the engine's words if
@@ -178,6 +191,28 @@ pub fn legal_actions(engine: &Engine, state: &GameState) -> Vec<Action> {
     let mut actions = Vec::new();
     engine.legal_actions(state, &mut actions);
     actions
+}
+
+/// Panics unless the decision's actions counted and taken by index
+/// (`kernel::legal`, what bots read) are the listed ones, in order.
+pub fn assert_counted_as_listed(engine: &Engine, state: &GameState, what: &str) {
+    let listed = legal_actions(engine, state);
+    let mut buffer = Vec::new();
+    let legal = portolan::kernel::legal::Legal::new(engine, state, &mut buffer);
+    assert_eq!(
+        legal.len(),
+        listed.len(),
+        "{what}, ply {}: the count",
+        state.ply
+    );
+    for (i, &action) in listed.iter().enumerate() {
+        assert_eq!(
+            legal.get(i),
+            action,
+            "{what}, ply {}, action {i}",
+            state.ply
+        );
+    }
 }
 
 /// The cells one ship may move to (attacks included), sorted.

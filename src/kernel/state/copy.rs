@@ -65,6 +65,8 @@ clone_by_fields!(Occupancy {
     next,
     owned,
     top,
+    masks,
+    at,
 });
 
 clone_by_fields!(Frame {

@@ -1,0 +1,166 @@
+//! A movement phase's actions counted by masks and taken by index
+//! (`kernel::legal`, what bots pick from) are the listed ones, in order,
+//! in hand-set positions that reach every branch: pieces off the board,
+//! two pieces on one space, kinds that move differently, moves with and
+//! without attacks, each kind of special target, a once-a-game special
+//! used, a player with nothing to do (a pass), and a board too large for
+//! masks (listed, counted the same).
+
+// Only some of the shared helpers are needed here.
+#[allow(dead_code)]
+mod common;
+
+use common::{arrange_for, assert_counted_as_listed, engine, position, temp_package};
+use portolan::kernel::action::Action;
+use portolan::kernel::engine::Engine;
+use portolan::kernel::piece::{Location, PlayerId};
+use portolan::kernel::state::GameState;
+
+/// A made-up game on a `columns` x 5 grid: Scouts step sideways only,
+/// Walkers any way; `combat` says whether they attack; `specials` is the
+/// phase's list of special actions (YAML), each carried out by
+/// `rules.noop`.
+fn made_up(columns: u16, combat: bool, specials: &str) -> (tempfile::TempDir, Engine) {
+    let combat = if combat { "combat: fight" } else { "" };
+    let game = format!(
+        "id: skirmish
+title: Skirmish
+players:
+  - {{ id: north, home: north }}
+  - {{ id: south, home: south }}
+board:
+  grid: {{ columns: {columns}, rows: 5 }}
+pieces:
+  kinds:
+    Scout: {{ count: 2, movement: {{ steps: 1, directions: [sideways] }} }}
+    Walker: {{ count: 2 }}
+zones:
+  home: {{ ranks: [1] }}
+  far: {{ ranks: [4, 5] }}
+phases:
+  setup: {{ kind: placement, quotas: {{ home: 4 }} }}
+  play:
+    kind: movement
+    movement: {{ steps: 1 }}
+    {combat}
+    specials: {specials}
+flow: [setup, play]
+tables:
+  fight:
+    Scout: {{ Scout: both, Walker: bounce }}
+    Walker: {{ Scout: win, Walker: both }}
+scripts: [rules.lua]
+"
+    );
+    temp_package("skirmish", &game, "function rules.noop() end\n")
+}
+
+/// One special of each target, the last once a game.
+const EVERY_SPECIAL: &str = "
+      - { name: signal, zone: home, target: any, script: noop }
+      - { name: flare, zone: far, target: empty, script: noop }
+      - { name: spot, zone: far, target: occupied, script: noop }
+      - { name: snipe, zone: far, target: enemy, once_per_game: true, script: noop }";
+
+/// Both players' pieces: two on c3 (north's Walker first), a Scout off
+/// the board, pieces next to each other and to enemies.
+const CROWDED: &[(&str, &str, &str)] = &[
+    ("north", "Walker", "c3"),
+    ("south", "Walker", "c3"),
+    ("north", "Scout", "b3"),
+    ("north", "Walker", "d4"),
+    ("south", "Scout", "d3"),
+    ("south", "Walker", "c2"),
+    ("south", "Scout", "a5"),
+];
+
+fn arranged(e: &Engine, pieces: &[(&str, &str, &str)], to_move: &str) -> GameState {
+    let mut state = e.new_game(1).expect("a game starts");
+    arrange_for(e, &mut state, pieces, "play", to_move);
+    state
+}
+
+#[test]
+fn moves_and_every_kind_of_special_are_counted_as_listed() {
+    for combat in [true, false] {
+        let (_dir, e) = made_up(5, combat, EVERY_SPECIAL);
+        for to_move in ["north", "south"] {
+            let mut state = arranged(&e, CROWDED, to_move);
+            let what = format!("attacks {combat}, {to_move} to move");
+            assert_counted_as_listed(&e, &state, &what);
+            let listed = common::legal_actions(&e, &state);
+            assert!(
+                listed
+                    .iter()
+                    .any(|a| matches!(a, Action::Special { index: 3, .. }))
+            );
+            // The once-a-game snipe used: its targets leave the count.
+            let player = common::player(&e, to_move);
+            state.players[player.0 as usize].used_specials = 1 << 3;
+            assert_counted_as_listed(&e, &state, &format!("{what}, snipe used"));
+        }
+    }
+}
+
+#[test]
+fn a_player_with_nothing_to_do_passes_by_count_too() {
+    // North's only piece, a Scout, is hemmed in sideways by south's
+    // pieces, and there are no specials and no attacks.
+    let (_dir, e) = made_up(5, false, "[]");
+    let hemmed = [
+        ("north", "Scout", "a3"),
+        ("south", "Walker", "b3"),
+        ("south", "Scout", "e5"),
+    ];
+    let state = arranged(&e, &hemmed, "north");
+    assert_eq!(common::legal_actions(&e, &state), [Action::Pass]);
+    assert_counted_as_listed(&e, &state, "hemmed in");
+}
+
+#[test]
+fn a_board_too_large_for_masks_is_listed_and_counted_alike() {
+    // 13 x 5 = 65 spaces: one more than a mask holds.
+    let (_dir, e) = made_up(13, true, EVERY_SPECIAL);
+    let mut pieces = CROWDED.to_vec();
+    pieces.push(("north", "Scout", "m5"));
+    for to_move in ["north", "south"] {
+        let state = arranged(&e, &pieces, to_move);
+        assert_counted_as_listed(&e, &state, &format!("65 spaces, {to_move} to move"));
+    }
+}
+
+#[test]
+fn convoy_positions_with_sunk_ships_and_the_strike_are_counted_as_listed() {
+    let e = engine(&[]);
+    let ships = [
+        ("blue", "Merchant", "c4"),
+        ("blue", "Submarine", "d4"),
+        ("blue", "Cruiser", "a1"),
+        ("red", "Destroyer", "c5"),
+        ("red", "Merchant", "d5"),
+        ("red", "Submarine", "c3"),
+    ];
+    for to_move in ["blue", "red"] {
+        let mut state = position(&e, &ships, to_move);
+        assert_counted_as_listed(&e, &state, to_move);
+        // A ship sunk after the set-up (the masks follow it off the
+        // board) and the strike used.
+        let sunk = state.pieces_at(common::cell(&e, "c3")).next().unwrap();
+        state.set_location(sunk, Location::Pool(portolan::kernel::piece::ELIMINATED));
+        let player = common::player(&e, to_move);
+        state.players[player.0 as usize].used_specials = 1;
+        assert_counted_as_listed(&e, &state, &format!("{to_move}, a ship sunk, no strike"));
+    }
+}
+
+#[test]
+fn a_piece_given_to_the_other_side_moves_for_its_new_owner_by_count() {
+    let (_dir, e) = made_up(5, true, EVERY_SPECIAL);
+    let mut state = arranged(&e, CROWDED, "north");
+    // South's Walker on c2 changes sides: the masks follow its owner.
+    let walker = state.pieces_at(common::cell(&e, "c2")).next().unwrap();
+    state.set_owner(walker, Some(PlayerId(0)));
+    assert_counted_as_listed(&e, &state, "north with a new Walker");
+    state.set_owner(walker, None);
+    assert_counted_as_listed(&e, &state, "north beside an unowned piece");
+}
