@@ -125,6 +125,8 @@ fn a_board_too_large_for_masks_is_listed_and_counted_alike() {
     pieces.push(("north", "Scout", "m5"));
     for to_move in ["north", "south"] {
         let state = arranged(&e, &pieces, to_move);
+        // No phase is counted by masks, so no move pays to keep them.
+        assert!(!state.keeps_top_masks());
         assert_counted_as_listed(&e, &state, &format!("65 spaces, {to_move} to move"));
     }
 }
@@ -142,6 +144,7 @@ fn convoy_positions_with_sunk_ships_and_the_strike_are_counted_as_listed() {
     ];
     for to_move in ["blue", "red"] {
         let mut state = position(&e, &ships, to_move);
+        assert!(state.keeps_top_masks());
         assert_counted_as_listed(&e, &state, to_move);
         // A ship sunk after the set-up (the masks follow it off the
         // board) and the strike used.
@@ -163,4 +166,21 @@ fn a_piece_given_to_the_other_side_moves_for_its_new_owner_by_count() {
     assert_counted_as_listed(&e, &state, "north with a new Walker");
     state.set_owner(walker, None);
     assert_counted_as_listed(&e, &state, "north beside an unowned piece");
+}
+
+#[test]
+fn a_state_read_back_without_masks_is_listed_until_it_keeps_them() {
+    let (_dir, e) = made_up(5, true, EVERY_SPECIAL);
+    let state = arranged(&e, CROWDED, "south");
+    let json = serde_json::to_string(&state).unwrap();
+    let mut back: GameState = serde_json::from_str(&json).unwrap();
+    back.rebuild_index(e.game.board.len());
+    assert!(!back.keeps_top_masks());
+    assert_counted_as_listed(&e, &back, "read back, no masks");
+    back.keep_top_masks();
+    assert_counted_as_listed(&e, &back, "read back, masks kept again");
+    // A rebuild keeps them, now that the state keeps them.
+    back.rebuild_index(e.game.board.len());
+    assert!(back.keeps_top_masks());
+    assert_counted_as_listed(&e, &back, "rebuilt with masks");
 }

@@ -40,6 +40,13 @@ impl Counting {
             .collect();
         Counting { moves }
     }
+
+    /// Whether some phase's moves are counted by masks: only then does a
+    /// game's state keep its occupancy as masks
+    /// ([`GameState::keep_top_masks`]).
+    pub fn needs_masks(&self) -> bool {
+        self.moves.iter().any(Option::is_some)
+    }
 }
 
 /// How the actions at an index are found.
@@ -134,8 +141,9 @@ fn source<'a>(engine: &'a Engine, state: &GameState) -> Source<'a> {
     match &engine.game.phases[phase].kind {
         PhaseKind::Script => Source::Choices(frame.choices.len()),
         PhaseKind::Movement(m) => match &engine.counting().moves[phase] {
-            Some(masks) => Source::Moves(masks, m, frame.player),
-            None => Source::Listed,
+            // A state read back from a file keeps no masks: it lists.
+            Some(masks) if state.keeps_top_masks() => Source::Moves(masks, m, frame.player),
+            _ => Source::Listed,
         },
         PhaseKind::Placement(_) => Source::Listed,
     }
