@@ -15,8 +15,7 @@ mod moves;
 
 use crate::kernel::action::Action;
 use crate::kernel::engine::Engine;
-use crate::kernel::game::{Game, Movement, PhaseKind};
-use crate::kernel::piece::PlayerId;
+use crate::kernel::game::{Game, PhaseKind};
 use crate::kernel::state::GameState;
 
 /// What the kernel keeps, for each phase of a game, to count its actions
@@ -56,7 +55,7 @@ enum Source<'a> {
     /// A scripted decision's choices (the rest of the count is a pass).
     Choices(usize),
     /// A movement phase's, counted by masks.
-    Moves(&'a moves::Masks, &'a Movement, PlayerId),
+    Moves(moves::Query<'a>),
 }
 
 /// The legal actions of the decision in `state`: counted at once, listed
@@ -80,10 +79,7 @@ impl<'a> Legal<'a> {
                 (buffer.len(), Source::Listed)
             }
             Source::Choices(choices) => (choices.max(1), Source::Choices(choices)),
-            Source::Moves(masks, m, player) => (
-                moves::count(masks, m, state, player).max(1),
-                Source::Moves(masks, m, player),
-            ),
+            Source::Moves(query) => (moves::count(&query).max(1), Source::Moves(query)),
         };
         Legal {
             engine,
@@ -114,9 +110,7 @@ impl<'a> Legal<'a> {
             Source::Choices(choices) if index < choices => Action::Choice(index as u32),
             // A decision with nothing else to do offers a pass.
             Source::Choices(_) | Source::Listed => Action::Pass,
-            Source::Moves(masks, m, player) => {
-                moves::nth(&self.engine.game, masks, m, self.state, player, index)
-            }
+            Source::Moves(query) => moves::nth(&query, index),
         }
     }
 
@@ -133,16 +127,22 @@ impl<'a> Legal<'a> {
 /// Where the actions of the decision pending in `state` come from: a
 /// scripted decision's choices, a movement phase the engine counts, or
 /// the list (a placement, a movement phase it cannot count, no decision).
-fn source<'a>(engine: &'a Engine, state: &GameState) -> Source<'a> {
+fn source<'a>(engine: &'a Engine, state: &'a GameState) -> Source<'a> {
     let Some(frame) = state.stack.last().filter(|_| state.result.is_none()) else {
         return Source::Listed;
     };
     let phase = frame.phase as usize;
     match &engine.game.phases[phase].kind {
         PhaseKind::Script => Source::Choices(frame.choices.len()),
-        PhaseKind::Movement(m) => match &engine.counting().moves[phase] {
+        PhaseKind::Movement(movement) => match &engine.counting().moves[phase] {
             // A state read back from a file keeps no masks: it lists.
-            Some(masks) if state.keeps_top_masks() => Source::Moves(masks, m, frame.player),
+            Some(masks) if state.keeps_top_masks() => Source::Moves(moves::Query {
+                game: &engine.game,
+                masks,
+                movement,
+                state,
+                player: frame.player,
+            }),
             _ => Source::Listed,
         },
         PhaseKind::Placement(_) => Source::Listed,
