@@ -184,3 +184,29 @@ fn a_state_read_back_without_masks_is_listed_until_it_keeps_them() {
     assert!(back.keeps_top_masks());
     assert_counted_as_listed(&e, &back, "rebuilt with masks");
 }
+
+#[test]
+fn a_scripted_decision_is_counted_as_listed_and_passes_when_it_offers_nothing() {
+    let e = common::stock("solo-convoy");
+    let mut state = e.new_game(1).expect("a journey starts");
+    assert!(!state.stack.last().unwrap().choices.is_empty());
+    assert_counted_as_listed(&e, &state, "the journey's first decision");
+    // A frame set by hand with no choices: the list is a pass, and so is
+    // the count's only action.
+    state.stack.last_mut().unwrap().choices.clear();
+    assert_eq!(common::legal_actions(&e, &state), [Action::Pass]);
+    assert_counted_as_listed(&e, &state, "no choices");
+}
+
+#[test]
+fn counted_moves_listed_for_a_reader_are_taken_from_the_list() {
+    let (_dir, e) = made_up(5, true, EVERY_SPECIAL);
+    let state = arranged(&e, CROWDED, "north");
+    let mut buffer = Vec::new();
+    let mut legal = portolan::kernel::legal::Legal::new(&e, &state, &mut buffer);
+    let counted: Vec<Action> = (0..legal.len()).map(|i| legal.get(i)).collect();
+    let listed = legal.list().to_vec();
+    assert_eq!(counted, listed);
+    let after: Vec<Action> = (0..legal.len()).map(|i| legal.get(i)).collect();
+    assert_eq!(after, listed);
+}

@@ -65,6 +65,8 @@ pub struct Legal<'a> {
     state: &'a GameState,
     count: usize,
     list: &'a mut Vec<Action>,
+    /// Whether `list` holds the actions: always for a listed source, and
+    /// for a counted one once a reader asked ([`Legal::list`]).
     listed: bool,
     source: Source<'a>,
 }
@@ -100,17 +102,17 @@ impl<'a> Legal<'a> {
         self.count == 0
     }
 
-    /// The action at `index` of the list (below [`Legal::len`]).
+    /// The action at `index` of the list (below [`Legal::len`]): from the
+    /// list when there is one, else found by the source that counted.
     pub fn get(&self, index: usize) -> Action {
         assert!(index < self.count, "legal action {index} of {}", self.count);
-        if self.listed {
-            return self.list[index];
-        }
-        match self.source {
-            Source::Choices(choices) if index < choices => Action::Choice(index as u32),
+        match &self.source {
+            Source::Listed => self.list[index],
+            Source::Choices(choices) if index < *choices => Action::Choice(index as u32),
             // A decision with nothing else to do offers a pass.
-            Source::Choices(_) | Source::Listed => Action::Pass,
-            Source::Moves(query) => moves::nth(&query, index),
+            Source::Choices(_) => Action::Pass,
+            Source::Moves(_) if self.listed => self.list[index],
+            Source::Moves(query) => moves::nth(query, index),
         }
     }
 
