@@ -4,7 +4,8 @@
 //! two pieces on one space, kinds that move differently, moves with and
 //! without attacks, each kind of special target, a once-a-game special
 //! used, a player with nothing to do (a pass), and a board too large for
-//! masks (listed, counted the same).
+//! masks (listed, counted the same). A set-up phase's placements likewise,
+//! at every decision of whole set-ups: quotas filling, kinds running out.
 
 // Only some of the shared helpers are needed here.
 #[allow(dead_code)]
@@ -209,4 +210,88 @@ fn counted_moves_listed_for_a_reader_are_taken_from_the_list() {
     assert_eq!(counted, listed);
     let after: Vec<Action> = (0..legal.len()).map(|i| legal.get(i)).collect();
     assert_eq!(after, listed);
+}
+
+/// Plays the set-up of `e`'s game from `seed`, each placement picked at
+/// random, and holds the count and every action at an index to the list
+/// at each decision; returns how many decisions were checked.
+fn set_up_counted_as_listed(e: &Engine, seed: u64) -> usize {
+    let mut state = e.new_game(seed).expect("a game starts");
+    let mut rng = portolan::kernel::rng::GameRng::new(seed);
+    let mut decisions = 0;
+    while matches!(
+        common::legal_actions(e, &state).first(),
+        Some(Action::Place { .. })
+    ) {
+        assert_counted_as_listed(e, &state, &format!("set-up, seed {seed}"));
+        let listed = common::legal_actions(e, &state);
+        let pick = listed[rng.below(listed.len() as u32) as usize];
+        e.apply(&mut state, pick).expect("a placement applies");
+        decisions += 1;
+    }
+    decisions
+}
+
+#[test]
+fn convoy_set_ups_are_counted_as_listed_at_every_placement() {
+    let e = engine(&[]);
+    for seed in 1..=20 {
+        // Ten ships a side, seven on the home row and three on the next.
+        assert_eq!(set_up_counted_as_listed(&e, seed), 20);
+    }
+}
+
+#[test]
+fn a_made_up_set_up_is_counted_as_listed_and_a_large_one_lists() {
+    let (_dir, e) = made_up(5, true, "[]");
+    for seed in 1..=5 {
+        assert_eq!(set_up_counted_as_listed(&e, seed), 8);
+    }
+    let (_dir, large) = made_up(13, true, "[]");
+    assert!(!large.new_game(1).unwrap().keeps_top_masks());
+    assert_eq!(set_up_counted_as_listed(&large, 1), 8);
+}
+
+#[test]
+fn a_quota_counts_a_piece_standing_beneath_another_players() {
+    let (_dir, e) = made_up(5, true, "[]");
+    let mut state = e.new_game(1).expect("a game starts");
+    let (north, south) = (common::player(&e, "north"), common::player(&e, "south"));
+    let mine = state.pieces_of(north).to_vec();
+    let theirs = state.pieces_of(south).to_vec();
+    // North's home row, as its first placement lists it.
+    e.begin_phase(&mut state, "setup", north)
+        .expect("the set-up starts");
+    let mut home: Vec<_> = common::legal_actions(&e, &state)
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Place { to, .. } => Some(to),
+            _ => None,
+        })
+        .collect();
+    home.sort();
+    home.dedup();
+    assert_eq!(home.len(), 5);
+    // North's lowest piece goes to south and stands first on the third
+    // cell, above one of north's; two of south's pieces go to north's
+    // reserve.
+    state.set_owner(mine[0], Some(south));
+    state.set_owner(theirs[0], Some(north));
+    state.set_owner(theirs[1], Some(north));
+    for (piece, cell) in [
+        (mine[2], 0),
+        (mine[3], 1),
+        (mine[0], 2),
+        (mine[1], 2),
+        (theirs[0], 3),
+    ] {
+        state.set_location(piece, Location::Space(home[cell]));
+    }
+    e.begin_phase(&mut state, "setup", north)
+        .expect("the set-up starts");
+    // Four of north's pieces on the home row, one beneath south's: the
+    // quota of four is full, and the piece left in reserve has nowhere
+    // to go.
+    assert_eq!(common::legal_actions(&e, &state), [Action::Pass]);
+    assert_counted_as_listed(&e, &state, "a piece beneath another's");
 }

@@ -4,7 +4,8 @@
 //! no more than how many there are and the one it drew. [`Legal`] counts
 //! a decision's actions without listing them where it can (a scripted
 //! decision's choices: the action at an index is that choice; a movement
-//! phase's moves on a board of up to 64 spaces: [`moves`]), and lists the
+//! phase's moves on a board of up to 64 spaces: [`moves`]; a set-up
+//! phase's placements on such a board: [`places`]), and lists the
 //! others ([`Engine::legal_actions`]) at once, or any decision's when a
 //! reader asks ([`Legal::list`]): people, logs and the bots that weigh
 //! every action. The count and the action at an index are always those
@@ -12,6 +13,7 @@
 //! the same whichever way it was made.
 
 mod moves;
+mod places;
 
 use crate::kernel::action::Action;
 use crate::kernel::engine::Engine;
@@ -22,29 +24,39 @@ use crate::kernel::state::GameState;
 /// without listing them (built once, with the engine).
 #[derive(Debug)]
 pub struct Counting {
-    /// By phase index: a movement phase's masks, when its moves can be
-    /// counted.
-    moves: Vec<Option<moves::Masks>>,
+    /// By phase index: how the phase's actions are counted, when they can
+    /// be.
+    phases: Vec<Option<Counter>>,
+}
+
+/// What counts one phase's actions.
+#[derive(Debug)]
+enum Counter {
+    /// A movement phase's reaches and special zones as masks.
+    Moves(moves::Masks),
+    /// A set-up phase's quota zones as masks.
+    Places(places::Zones),
 }
 
 impl Counting {
     pub fn new(game: &Game) -> Counting {
-        let moves = game
+        let phases = game
             .phases
             .iter()
             .map(|phase| match &phase.kind {
-                PhaseKind::Movement(m) => moves::Masks::new(game, m),
-                _ => None,
+                PhaseKind::Movement(m) => moves::Masks::new(game, m).map(Counter::Moves),
+                PhaseKind::Placement(p) => places::Zones::new(game, p).map(Counter::Places),
+                PhaseKind::Script => None,
             })
             .collect();
-        Counting { moves }
+        Counting { phases }
     }
 
-    /// Whether some phase's moves are counted by masks: only then does a
+    /// Whether some phase's actions are counted by masks: only then does a
     /// game's state keep its occupancy as masks
     /// ([`GameState::keep_top_masks`]).
     pub fn needs_masks(&self) -> bool {
-        self.moves.iter().any(Option::is_some)
+        self.phases.iter().any(Option::is_some)
     }
 }
 
@@ -56,6 +68,8 @@ enum Source<'a> {
     Choices(usize),
     /// A movement phase's, counted by masks.
     Moves(moves::Query<'a>),
+    /// A set-up phase's, counted by masks.
+    Places(places::Open),
 }
 
 /// The legal actions of the decision in `state`: counted at once, listed
@@ -82,6 +96,7 @@ impl<'a> Legal<'a> {
             }
             Source::Choices(choices) => (choices.max(1), Source::Choices(choices)),
             Source::Moves(query) => (moves::count(&query).max(1), Source::Moves(query)),
+            Source::Places(open) => (open.count().max(1), Source::Places(open)),
         };
         Legal {
             engine,
@@ -113,6 +128,7 @@ impl<'a> Legal<'a> {
             Source::Choices(_) => Action::Pass,
             Source::Moves(_) if self.listed => self.list[index],
             Source::Moves(query) => moves::nth(query, index),
+            Source::Places(open) => open.nth(self.state, index),
         }
     }
 
@@ -127,26 +143,32 @@ impl<'a> Legal<'a> {
 }
 
 /// Where the actions of the decision pending in `state` come from: a
-/// scripted decision's choices, a movement phase the engine counts, or
-/// the list (a placement, a movement phase it cannot count, no decision).
+/// scripted decision's choices, a movement or set-up phase the engine
+/// counts, or the list (a phase it cannot count, no decision).
 fn source<'a>(engine: &'a Engine, state: &'a GameState) -> Source<'a> {
     let Some(frame) = state.stack.last().filter(|_| state.result.is_none()) else {
         return Source::Listed;
     };
     let phase = frame.phase as usize;
-    match &engine.game.phases[phase].kind {
-        PhaseKind::Script => Source::Choices(frame.choices.len()),
-        PhaseKind::Movement(movement) => match &engine.counting().moves[phase] {
-            // A state read back from a file keeps no masks: it lists.
-            Some(masks) if state.keeps_top_masks() => Source::Moves(moves::Query {
-                game: &engine.game,
+    let game = &engine.game;
+    // A state read back from a file keeps no masks: it lists.
+    let counter = engine.counting().phases[phase]
+        .as_ref()
+        .filter(|_| state.keeps_top_masks());
+    match (&game.phases[phase].kind, counter) {
+        (PhaseKind::Script, _) => Source::Choices(frame.choices.len()),
+        (PhaseKind::Movement(movement), Some(Counter::Moves(masks))) => {
+            Source::Moves(moves::Query {
+                game,
                 masks,
                 movement,
                 state,
                 player: frame.player,
-            }),
-            _ => Source::Listed,
-        },
-        PhaseKind::Placement(_) => Source::Listed,
+            })
+        }
+        (PhaseKind::Placement(p), Some(Counter::Places(zones))) => {
+            Source::Places(places::Open::new(p, zones, state, frame.player))
+        }
+        _ => Source::Listed,
     }
 }
