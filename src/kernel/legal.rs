@@ -1,7 +1,8 @@
 //! A decision's legal actions as a count and an index.
 //!
-//! Bots pick among the legal actions by number, and the random bot needs
-//! no more than how many there are and the one it drew. [`Legal`] counts
+//! Bots pick among the legal actions by number, and the random bot (and
+//! ISMCTS's random playouts) need no more than how many there are and the
+//! one drawn. [`Legal`] counts
 //! a decision's actions without listing them where it can (a scripted
 //! decision's choices: the action at an index is that choice; a movement
 //! phase's moves on a board of up to 64 spaces: [`moves`]; a set-up
