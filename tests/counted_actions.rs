@@ -4,7 +4,8 @@
 //! two pieces on one space, kinds that move differently, moves with and
 //! without attacks, each kind of special target, a once-a-game special
 //! used, a player with nothing to do (a pass), and a board too large for
-//! masks (listed, counted the same).
+//! masks (listed, counted the same). A set-up phase's placements likewise,
+//! at every decision of whole set-ups: quotas filling, kinds running out.
 
 // Only some of the shared helpers are needed here.
 #[allow(dead_code)]
@@ -125,6 +126,8 @@ fn a_board_too_large_for_masks_is_listed_and_counted_alike() {
     pieces.push(("north", "Scout", "m5"));
     for to_move in ["north", "south"] {
         let state = arranged(&e, &pieces, to_move);
+        // No phase is counted by masks, so no move pays to keep them.
+        assert!(!state.keeps_top_masks());
         assert_counted_as_listed(&e, &state, &format!("65 spaces, {to_move} to move"));
     }
 }
@@ -142,6 +145,7 @@ fn convoy_positions_with_sunk_ships_and_the_strike_are_counted_as_listed() {
     ];
     for to_move in ["blue", "red"] {
         let mut state = position(&e, &ships, to_move);
+        assert!(state.keeps_top_masks());
         assert_counted_as_listed(&e, &state, to_move);
         // A ship sunk after the set-up (the masks follow it off the
         // board) and the strike used.
@@ -163,4 +167,131 @@ fn a_piece_given_to_the_other_side_moves_for_its_new_owner_by_count() {
     assert_counted_as_listed(&e, &state, "north with a new Walker");
     state.set_owner(walker, None);
     assert_counted_as_listed(&e, &state, "north beside an unowned piece");
+}
+
+#[test]
+fn a_state_read_back_without_masks_is_listed_until_it_keeps_them() {
+    let (_dir, e) = made_up(5, true, EVERY_SPECIAL);
+    let state = arranged(&e, CROWDED, "south");
+    let json = serde_json::to_string(&state).unwrap();
+    let mut back: GameState = serde_json::from_str(&json).unwrap();
+    back.rebuild_index(e.game.board.len());
+    assert!(!back.keeps_top_masks());
+    assert_counted_as_listed(&e, &back, "read back, no masks");
+    back.keep_top_masks();
+    assert_counted_as_listed(&e, &back, "read back, masks kept again");
+    // A rebuild keeps them, now that the state keeps them.
+    back.rebuild_index(e.game.board.len());
+    assert!(back.keeps_top_masks());
+    assert_counted_as_listed(&e, &back, "rebuilt with masks");
+}
+
+#[test]
+fn a_scripted_decision_is_counted_as_listed_and_passes_when_it_offers_nothing() {
+    let e = common::stock("solo-convoy");
+    let mut state = e.new_game(1).expect("a journey starts");
+    assert!(!state.stack.last().unwrap().choices.is_empty());
+    assert_counted_as_listed(&e, &state, "the journey's first decision");
+    // A frame set by hand with no choices: the list is a pass, and so is
+    // the count's only action.
+    state.stack.last_mut().unwrap().choices.clear();
+    assert_eq!(common::legal_actions(&e, &state), [Action::Pass]);
+    assert_counted_as_listed(&e, &state, "no choices");
+}
+
+#[test]
+fn counted_moves_listed_for_a_reader_are_taken_from_the_list() {
+    let (_dir, e) = made_up(5, true, EVERY_SPECIAL);
+    let state = arranged(&e, CROWDED, "north");
+    let mut buffer = Vec::new();
+    let mut legal = portolan::kernel::legal::Legal::new(&e, &state, &mut buffer);
+    let counted: Vec<Action> = (0..legal.len()).map(|i| legal.get(i)).collect();
+    let listed = legal.list().to_vec();
+    assert_eq!(counted, listed);
+    let after: Vec<Action> = (0..legal.len()).map(|i| legal.get(i)).collect();
+    assert_eq!(after, listed);
+}
+
+/// Plays the set-up of `e`'s game from `seed`, each placement picked at
+/// random, and holds the count and every action at an index to the list
+/// at each decision; returns how many decisions were checked.
+fn set_up_counted_as_listed(e: &Engine, seed: u64) -> usize {
+    let mut state = e.new_game(seed).expect("a game starts");
+    let mut rng = portolan::kernel::rng::GameRng::new(seed);
+    let mut decisions = 0;
+    while matches!(
+        common::legal_actions(e, &state).first(),
+        Some(Action::Place { .. })
+    ) {
+        assert_counted_as_listed(e, &state, &format!("set-up, seed {seed}"));
+        let listed = common::legal_actions(e, &state);
+        let pick = listed[rng.below(listed.len() as u32) as usize];
+        e.apply(&mut state, pick).expect("a placement applies");
+        decisions += 1;
+    }
+    decisions
+}
+
+#[test]
+fn convoy_set_ups_are_counted_as_listed_at_every_placement() {
+    let e = engine(&[]);
+    for seed in 1..=20 {
+        // Ten ships a side, seven on the home row and three on the next.
+        assert_eq!(set_up_counted_as_listed(&e, seed), 20);
+    }
+}
+
+#[test]
+fn a_made_up_set_up_is_counted_as_listed_and_a_large_one_lists() {
+    let (_dir, e) = made_up(5, true, "[]");
+    for seed in 1..=5 {
+        assert_eq!(set_up_counted_as_listed(&e, seed), 8);
+    }
+    let (_dir, large) = made_up(13, true, "[]");
+    assert!(!large.new_game(1).unwrap().keeps_top_masks());
+    assert_eq!(set_up_counted_as_listed(&large, 1), 8);
+}
+
+#[test]
+fn a_quota_counts_a_piece_standing_beneath_another_players() {
+    let (_dir, e) = made_up(5, true, "[]");
+    let mut state = e.new_game(1).expect("a game starts");
+    let (north, south) = (common::player(&e, "north"), common::player(&e, "south"));
+    let mine = state.pieces_of(north).to_vec();
+    let theirs = state.pieces_of(south).to_vec();
+    // North's home row, as its first placement lists it.
+    e.begin_phase(&mut state, "setup", north)
+        .expect("the set-up starts");
+    let mut home: Vec<_> = common::legal_actions(&e, &state)
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Place { to, .. } => Some(to),
+            _ => None,
+        })
+        .collect();
+    home.sort();
+    home.dedup();
+    assert_eq!(home.len(), 5);
+    // North's lowest piece goes to south and stands first on the third
+    // cell, above one of north's; two of south's pieces go to north's
+    // reserve.
+    state.set_owner(mine[0], Some(south));
+    state.set_owner(theirs[0], Some(north));
+    state.set_owner(theirs[1], Some(north));
+    for (piece, cell) in [
+        (mine[2], 0),
+        (mine[3], 1),
+        (mine[0], 2),
+        (mine[1], 2),
+        (theirs[0], 3),
+    ] {
+        state.set_location(piece, Location::Space(home[cell]));
+    }
+    e.begin_phase(&mut state, "setup", north)
+        .expect("the set-up starts");
+    // Four of north's pieces on the home row, one beneath south's: the
+    // quota of four is full, and the piece left in reserve has nowhere
+    // to go.
+    assert_eq!(common::legal_actions(&e, &state), [Action::Pass]);
+    assert_counted_as_listed(&e, &state, "a piece beneath another's");
 }

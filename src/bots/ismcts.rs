@@ -48,6 +48,7 @@ use super::reward::Rewards;
 use super::{Bot, Budget, Sight, greedy, quietly};
 use crate::kernel::action::Action;
 use crate::kernel::engine::Engine;
+use crate::kernel::legal::Legal;
 use crate::kernel::piece::PlayerId;
 use crate::kernel::rng::GameRng;
 use crate::kernel::scripts::RulesError;
@@ -276,9 +277,13 @@ impl Search {
             if self.heuristic && depth >= self.playout {
                 return self.scored(engine, state);
             }
-            engine.legal_actions(state, legal);
-            let pick = rng.below(legal.len() as u32) as usize;
-            engine.apply(state, legal[pick])?;
+            // Counted, not listed, where the kernel can (`kernel::legal`):
+            // the same action for the same draw.
+            let action = {
+                let counted = Legal::new(engine, state, legal);
+                counted.get(rng.below(counted.len() as u32) as usize)
+            };
+            engine.apply(state, action)?;
             depth += 1;
         }
         Ok(self.rewards.of_outcome(state.result.as_ref()))

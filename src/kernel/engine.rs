@@ -101,6 +101,9 @@ impl Engine {
             rng.shuffle(&mut pieces);
         }
         let mut state = GameState::new(pieces, g.board.len(), g.players.len(), rng);
+        if self.counting.needs_masks() {
+            state.keep_top_masks();
+        }
         state.narrated = self.narrated.get();
         state.logged = self.logged.get();
         state.reserve_plies(EXPECTED_PLIES);

@@ -1,10 +1,12 @@
 //! A decision's legal actions as a count and an index.
 //!
-//! Bots pick among the legal actions by number, and the random bot needs
-//! no more than how many there are and the one it drew. [`Legal`] counts
+//! Bots pick among the legal actions by number, and the random bot (and
+//! ISMCTS's random playouts) need no more than how many there are and the
+//! one drawn. [`Legal`] counts
 //! a decision's actions without listing them where it can (a scripted
 //! decision's choices: the action at an index is that choice; a movement
-//! phase's moves on a board of up to 64 spaces: [`moves`]), and lists the
+//! phase's moves on a board of up to 64 spaces: [`moves`]; a set-up
+//! phase's placements on such a board: [`places`]), and lists the
 //! others ([`Engine::legal_actions`]) at once, or any decision's when a
 //! reader asks ([`Legal::list`]): people, logs and the bots that weigh
 //! every action. The count and the action at an index are always those
@@ -12,33 +14,50 @@
 //! the same whichever way it was made.
 
 mod moves;
+mod places;
 
 use crate::kernel::action::Action;
 use crate::kernel::engine::Engine;
-use crate::kernel::game::{Game, Movement, PhaseKind};
-use crate::kernel::piece::PlayerId;
+use crate::kernel::game::{Game, PhaseKind};
 use crate::kernel::state::GameState;
 
 /// What the kernel keeps, for each phase of a game, to count its actions
 /// without listing them (built once, with the engine).
 #[derive(Debug)]
 pub struct Counting {
-    /// By phase index: a movement phase's masks, when its moves can be
-    /// counted.
-    moves: Vec<Option<moves::Masks>>,
+    /// By phase index: how the phase's actions are counted, when they can
+    /// be.
+    phases: Vec<Option<Counter>>,
+}
+
+/// What counts one phase's actions.
+#[derive(Debug)]
+enum Counter {
+    /// A movement phase's reaches and special zones as masks.
+    Moves(moves::Masks),
+    /// A set-up phase's quota zones as masks.
+    Places(places::Zones),
 }
 
 impl Counting {
     pub fn new(game: &Game) -> Counting {
-        let moves = game
+        let phases = game
             .phases
             .iter()
             .map(|phase| match &phase.kind {
-                PhaseKind::Movement(m) => moves::Masks::new(game, m),
-                _ => None,
+                PhaseKind::Movement(m) => moves::Masks::new(game, m).map(Counter::Moves),
+                PhaseKind::Placement(p) => places::Zones::new(game, p).map(Counter::Places),
+                PhaseKind::Script => None,
             })
             .collect();
-        Counting { moves }
+        Counting { phases }
+    }
+
+    /// Whether some phase's actions are counted by masks: only then does a
+    /// game's state keep its occupancy as masks
+    /// ([`GameState::keep_top_masks`]).
+    pub fn needs_masks(&self) -> bool {
+        self.phases.iter().any(Option::is_some)
     }
 }
 
@@ -49,7 +68,9 @@ enum Source<'a> {
     /// A scripted decision's choices (the rest of the count is a pass).
     Choices(usize),
     /// A movement phase's, counted by masks.
-    Moves(&'a moves::Masks, &'a Movement, PlayerId),
+    Moves(moves::Query<'a>),
+    /// A set-up phase's, counted by masks.
+    Places(places::Open),
 }
 
 /// The legal actions of the decision in `state`: counted at once, listed
@@ -59,6 +80,8 @@ pub struct Legal<'a> {
     state: &'a GameState,
     count: usize,
     list: &'a mut Vec<Action>,
+    /// Whether `list` holds the actions: always for a listed source, and
+    /// for a counted one once a reader asked ([`Legal::list`]).
     listed: bool,
     source: Source<'a>,
 }
@@ -73,10 +96,8 @@ impl<'a> Legal<'a> {
                 (buffer.len(), Source::Listed)
             }
             Source::Choices(choices) => (choices.max(1), Source::Choices(choices)),
-            Source::Moves(masks, m, player) => (
-                moves::count(masks, m, state, player).max(1),
-                Source::Moves(masks, m, player),
-            ),
+            Source::Moves(query) => (moves::count(&query).max(1), Source::Moves(query)),
+            Source::Places(open) => (open.count().max(1), Source::Places(open)),
         };
         Legal {
             engine,
@@ -97,19 +118,18 @@ impl<'a> Legal<'a> {
         self.count == 0
     }
 
-    /// The action at `index` of the list (below [`Legal::len`]).
+    /// The action at `index` of the list (below [`Legal::len`]): from the
+    /// list when there is one, else found by the source that counted.
     pub fn get(&self, index: usize) -> Action {
         assert!(index < self.count, "legal action {index} of {}", self.count);
-        if self.listed {
-            return self.list[index];
-        }
-        match self.source {
-            Source::Choices(choices) if index < choices => Action::Choice(index as u32),
+        match &self.source {
+            Source::Listed => self.list[index],
+            Source::Choices(choices) if index < *choices => Action::Choice(index as u32),
             // A decision with nothing else to do offers a pass.
-            Source::Choices(_) | Source::Listed => Action::Pass,
-            Source::Moves(masks, m, player) => {
-                moves::nth(&self.engine.game, masks, m, self.state, player, index)
-            }
+            Source::Choices(_) => Action::Pass,
+            Source::Moves(_) if self.listed => self.list[index],
+            Source::Moves(query) => moves::nth(query, index),
+            Source::Places(open) => open.nth(self.state, index),
         }
     }
 
@@ -124,19 +144,32 @@ impl<'a> Legal<'a> {
 }
 
 /// Where the actions of the decision pending in `state` come from: a
-/// scripted decision's choices, a movement phase the engine counts, or
-/// the list (a placement, a movement phase it cannot count, no decision).
-fn source<'a>(engine: &'a Engine, state: &GameState) -> Source<'a> {
+/// scripted decision's choices, a movement or set-up phase the engine
+/// counts, or the list (a phase it cannot count, no decision).
+fn source<'a>(engine: &'a Engine, state: &'a GameState) -> Source<'a> {
     let Some(frame) = state.stack.last().filter(|_| state.result.is_none()) else {
         return Source::Listed;
     };
     let phase = frame.phase as usize;
-    match &engine.game.phases[phase].kind {
-        PhaseKind::Script => Source::Choices(frame.choices.len()),
-        PhaseKind::Movement(m) => match &engine.counting().moves[phase] {
-            Some(masks) => Source::Moves(masks, m, frame.player),
-            None => Source::Listed,
-        },
-        PhaseKind::Placement(_) => Source::Listed,
+    let game = &engine.game;
+    // A state read back from a file keeps no masks: it lists.
+    let counter = engine.counting().phases[phase]
+        .as_ref()
+        .filter(|_| state.keeps_top_masks());
+    match (&game.phases[phase].kind, counter) {
+        (PhaseKind::Script, _) => Source::Choices(frame.choices.len()),
+        (PhaseKind::Movement(movement), Some(Counter::Moves(masks))) => {
+            Source::Moves(moves::Query {
+                game,
+                masks,
+                movement,
+                state,
+                player: frame.player,
+            })
+        }
+        (PhaseKind::Placement(p), Some(Counter::Places(zones))) => {
+            Source::Places(places::Open::new(p, zones, state, frame.player))
+        }
+        _ => Source::Listed,
     }
 }

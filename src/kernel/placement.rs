@@ -98,7 +98,7 @@ fn holds_own_piece(state: &GameState, space: SpaceId, player: PlayerId) -> bool 
 }
 
 /// The player's lowest-numbered piece of a kind still in reserve.
-fn reserve_piece(state: &GameState, player: PlayerId, kind: KindId) -> Option<PieceId> {
+pub(crate) fn reserve_piece(state: &GameState, player: PlayerId, kind: KindId) -> Option<PieceId> {
     reserve_pieces(state, player).find(|&id| state.piece(id).kind == kind)
 }
 

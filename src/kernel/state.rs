@@ -98,6 +98,10 @@ struct Occupancy {
     /// for an unowned piece): one byte per space that move generation reads
     /// without following a piece index.
     top: Vec<u8>,
+    /// Whether `masks` and `at` are kept: only for a game whose moves the
+    /// engine counts by masks ([`GameState::keep_top_masks`]); nothing
+    /// else reads them, and keeping them costs every move.
+    masked: bool,
     /// The same owners as bit masks, on a board of up to 64 spaces.
     masks: TopMasks,
     /// Each piece's space, or the number of spaces for a piece off the
@@ -251,15 +255,17 @@ impl GameState {
     }
 
     /// Rebuilds what serialization skips: the occupancy index and the piece
-    /// hash. Call after deserializing.
+    /// hash. Call after deserializing. The masks stay kept if they were.
     pub fn rebuild_index(&mut self, spaces: usize) {
+        let masked = self.occupancy.masked;
         self.occupancy = Occupancy {
             head: vec![NONE; spaces],
             next: vec![NONE; self.pieces.len()],
             top: vec![EMPTY; spaces],
             owned: Vec::new(),
+            masked: false,
             masks: TopMasks::empty(spaces),
-            at: vec![spaces as u16; self.pieces.len()],
+            at: Vec::new(),
         };
         self.piece_hash = 0;
         for i in (0..self.pieces.len()).rev() {
@@ -272,7 +278,39 @@ impl GameState {
         for i in 0..self.pieces.len() {
             self.index_owner(PieceId(i as u16));
         }
+        if masked {
+            self.keep_top_masks();
+        }
         self.script_bytes = self.measure_script_data();
+    }
+
+    /// Keeps the occupancy as bit masks too, from now on
+    /// ([`GameState::top_masks`], [`GameState::piece_spaces`]): the engine
+    /// asks for them when it counts some phase's moves by masks.
+    pub fn keep_top_masks(&mut self) {
+        let occ = &mut self.occupancy;
+        if occ.masked {
+            return;
+        }
+        occ.masked = true;
+        let spaces = occ.head.len();
+        occ.masks = TopMasks::empty(spaces);
+        for (space, &top) in occ.top.iter().enumerate() {
+            occ.masks.moved(SpaceId(space as u16), EMPTY, top);
+        }
+        occ.at = self
+            .pieces
+            .iter()
+            .map(|p| match p.loc {
+                Location::Space(s) => s.0,
+                Location::Pool(_) => spaces as u16,
+            })
+            .collect();
+    }
+
+    /// Whether the occupancy is kept as masks ([`GameState::keep_top_masks`]).
+    pub fn keeps_top_masks(&self) -> bool {
+        self.occupancy.masked
     }
 
     /// Adds a piece (a reinforcement, a convoy's ship) and returns its id.
@@ -282,7 +320,9 @@ impl GameState {
         self.piece_hash ^= piece_key(id.0 as usize, &piece);
         self.pieces.push(piece);
         self.occupancy.next.push(NONE);
-        self.occupancy.at.push(self.occupancy.head.len() as u16);
+        if self.occupancy.masked {
+            self.occupancy.at.push(self.occupancy.head.len() as u16);
+        }
         self.index_owner(id);
         if let Location::Space(s) = loc {
             self.link(id, s);
@@ -390,15 +430,16 @@ impl GameState {
         &self.occupancy.top
     }
 
-    /// [`GameState::top_owner`] of every space as bit masks, when the
-    /// board has at most [`MAX_MASKED_SPACES`] spaces (meaningless on a
-    /// larger one).
+    /// [`GameState::top_owner`] of every space as bit masks, when they are
+    /// kept ([`GameState::keeps_top_masks`]) and the board has at most
+    /// [`MAX_MASKED_SPACES`] spaces (meaningless otherwise).
     pub fn top_masks(&self) -> &TopMasks {
         &self.occupancy.masks
     }
 
     /// Each piece's space index (by piece id), or the number of spaces
-    /// for a piece off the board.
+    /// for a piece off the board, when the masks are kept
+    /// ([`GameState::keeps_top_masks`]; meaningless otherwise).
     pub fn piece_spaces(&self) -> &[u16] {
         &self.occupancy.at
     }
@@ -432,7 +473,9 @@ impl GameState {
             h => self.pieces[h as usize].owner.map_or(NOBODY, |o| o.0),
         };
         let old = std::mem::replace(&mut self.occupancy.top[space.0 as usize], top);
-        self.occupancy.masks.moved(space, old, top);
+        if self.occupancy.masked {
+            self.occupancy.masks.moved(space, old, top);
+        }
     }
 
     /// Sets (or with `None`, clears) a piece attribute.
@@ -473,7 +516,9 @@ impl GameState {
             cur = occ.next[cur as usize];
         }
         occ.next[id.0 as usize] = cur;
-        occ.at[id.0 as usize] = space.0;
+        if occ.masked {
+            occ.at[id.0 as usize] = space.0;
+        }
         match slot_owner {
             None => occ.head[space.0 as usize] = id.0,
             Some(prev) => occ.next[prev as usize] = id.0,
@@ -494,7 +539,9 @@ impl GameState {
             occ.next[cur as usize] = after;
         }
         occ.next[id.0 as usize] = NONE;
-        occ.at[id.0 as usize] = occ.head.len() as u16;
+        if occ.masked {
+            occ.at[id.0 as usize] = occ.head.len() as u16;
+        }
         self.refresh_top(space);
     }
 }

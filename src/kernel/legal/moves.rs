@@ -86,15 +86,28 @@ impl Masks {
     }
 }
 
+/// What counting a movement phase's actions reads: the phase, its masks,
+/// the position and the player to move. One value, so the entry points
+/// and their twins built for the CPU's population count take the same
+/// one argument.
+#[derive(Clone, Copy)]
+pub struct Query<'a> {
+    pub game: &'a Game,
+    pub masks: &'a Masks,
+    pub movement: &'a Movement,
+    pub state: &'a GameState,
+    pub player: PlayerId,
+}
+
 /// How many actions the player has in the phase: moves, then specials
 /// (0 when none: the decision's only action is then a pass).
-pub fn count(masks: &Masks, m: &Movement, state: &GameState, player: PlayerId) -> usize {
+pub fn count(q: &Query) -> usize {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
         // SAFETY: the CPU has the instruction the function is built with.
-        return unsafe { count_with_popcnt(masks, m, state, player) };
+        return unsafe { count_with_popcnt(q) };
     }
-    count_moves_and_specials(masks, m, state, player)
+    count_moves_and_specials(q)
 }
 
 /// [`count`] built with the CPU's population count instruction: x86-64's
@@ -102,17 +115,19 @@ pub fn count(masks: &Masks, m: &Movement, state: &GameState, player: PlayerId) -
 /// half the cost of counting a piece's moves.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn count_with_popcnt(masks: &Masks, m: &Movement, state: &GameState, player: PlayerId) -> usize {
-    count_moves_and_specials(masks, m, state, player)
+fn count_with_popcnt(q: &Query) -> usize {
+    count_moves_and_specials(q)
 }
 
 #[inline(always)]
-fn count_moves_and_specials(
-    masks: &Masks,
-    m: &Movement,
-    state: &GameState,
-    player: PlayerId,
-) -> usize {
+fn count_moves_and_specials(q: &Query) -> usize {
+    let &Query {
+        masks,
+        movement: m,
+        state,
+        player,
+        ..
+    } = q;
     let open = enterable(m, state.top_masks(), player);
     let (at, pieces) = (state.piece_spaces(), state.pieces_of(player));
     let moves: u32 = match masks.reaches.as_slice() {
@@ -127,53 +142,39 @@ fn count_moves_and_specials(
         }
         _ => pieces
             .iter()
-            .map(|&piece| (piece_row(masks, m, state, player, piece) & open).count_ones())
+            .map(|&piece| (piece_row(q, piece) & open).count_ones())
             .sum(),
     };
-    moves as usize + count_specials(masks, m, state, player)
+    moves as usize + count_specials(q)
 }
 
 /// The action at `index` of the list, for an index below [`count`]'s (a
 /// pass when the count is 0).
-pub fn nth(
-    game: &Game,
-    masks: &Masks,
-    m: &Movement,
-    state: &GameState,
-    player: PlayerId,
-    index: usize,
-) -> Action {
+pub fn nth(q: &Query, index: usize) -> Action {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
         // SAFETY: the CPU has the instruction the function is built with.
-        return unsafe { nth_with_popcnt(game, masks, m, state, player, index) };
+        return unsafe { nth_with_popcnt(q, index) };
     }
-    find_nth(game, masks, m, state, player, index)
+    find_nth(q, index)
 }
 
 /// [`nth`] built with the CPU's population count instruction.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn nth_with_popcnt(
-    game: &Game,
-    masks: &Masks,
-    m: &Movement,
-    state: &GameState,
-    player: PlayerId,
-    index: usize,
-) -> Action {
-    find_nth(game, masks, m, state, player, index)
+fn nth_with_popcnt(q: &Query, index: usize) -> Action {
+    find_nth(q, index)
 }
 
 #[inline(always)]
-fn find_nth(
-    game: &Game,
-    masks: &Masks,
-    m: &Movement,
-    state: &GameState,
-    player: PlayerId,
-    index: usize,
-) -> Action {
+fn find_nth(q: &Query, index: usize) -> Action {
+    let &Query {
+        game,
+        masks,
+        movement: m,
+        state,
+        player,
+    } = q;
     let tops = state.top_masks();
     let open = enterable(m, tops, player);
     let pieces = state.pieces_of(player);
@@ -184,9 +185,7 @@ fn find_nth(
                 rows[usize::from(at[usize::from(piece.0)])] & open
             })
         }
-        _ => select(pieces, index, |piece| {
-            piece_row(masks, m, state, player, piece) & open
-        }),
+        _ => select(pieces, index, |piece| piece_row(q, piece) & open),
     };
     if let Some(piece) = chosen {
         let p = state.piece(piece);
@@ -243,21 +242,22 @@ fn select(
 /// The mask of the spaces a piece reaches from where it stands (none
 /// off the board).
 #[inline(always)]
-fn piece_row(
-    masks: &Masks,
-    m: &Movement,
-    state: &GameState,
-    player: PlayerId,
-    piece: PieceId,
-) -> u64 {
-    let kind = state.piece(piece).kind;
-    let reach = &masks.reaches[m.kind_reach[usize::from(kind.0)]];
-    masks.rows(reach, player)[usize::from(state.piece_spaces()[usize::from(piece.0)])]
+fn piece_row(q: &Query, piece: PieceId) -> u64 {
+    let kind = q.state.piece(piece).kind;
+    let reach = &q.masks.reaches[q.movement.kind_reach[usize::from(kind.0)]];
+    q.masks.rows(reach, q.player)[usize::from(q.state.piece_spaces()[usize::from(piece.0)])]
 }
 
 /// The special actions' targets, each special's kept by its rule.
 #[inline(always)]
-fn count_specials(masks: &Masks, m: &Movement, state: &GameState, player: PlayerId) -> usize {
+fn count_specials(q: &Query) -> usize {
+    let &Query {
+        masks,
+        movement: m,
+        state,
+        player,
+        ..
+    } = q;
     let tops = state.top_masks();
     let mut targets_left = 0;
     for (index, special) in m.specials.iter().enumerate() {

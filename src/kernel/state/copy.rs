@@ -65,6 +65,7 @@ clone_by_fields!(Occupancy {
     next,
     owned,
     top,
+    masked,
     masks,
     at,
 });
