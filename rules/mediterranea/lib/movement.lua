@@ -11,6 +11,7 @@ local sequence = require("lib.sequence")
 local map = require("lib.map")
 local get = vars.get
 local pieces_at, kind_of, kinds_at = pieces.at, pieces.kind, pieces.kinds_at
+local find = string.find
 local M = {}
 
 M.END = "end movement"
@@ -20,10 +21,11 @@ M.VIA = " via "
 -- What the cost rules read, taken when an army begins to move [7.2.1.1]:
 -- the movement chart, the armies in each area (counted when first needed,
 -- then kept), the nation's ships this turn, next turn, and whether it is
--- settled [7.2.4].
-local function situation(nation)
+-- settled [7.2.4]. `room` is how many areas' counts to make room for at
+-- once (a destination listing counts many; the areas to move from, few).
+local function situation(nation, room)
   local turn = get("turn")
-  local own, total = table.create(0, 32), table.create(0, 32)
+  local own, total = table.create(0, room), table.create(0, room)
   local s = {
     costs = tables.movement,
     nation = nation,
@@ -108,18 +110,6 @@ local function enterable(s, edge, left)
   return c ~= nil and c <= left
 end
 
--- Whether an army entering `to` may have to fight there: a land area
--- holding another nation's armies. Only the moving nation moves in its
--- phase, so elsewhere no combat can follow and the way taken (where an
--- attacker retreats to [8.3.5]) does not matter: no " via" choice.
-local function combat_ahead(s, to)
-  if not map.is_land(to) then
-    return false
-  end
-  local own, total = s.count(to)
-  return total > own
-end
-
 -- Every area an army may reach from `origin`, in board order, each with
 -- the first area (in board order) it may enter just before it: an area
 -- it can reach with points to spare and leave for the destination. That
@@ -131,31 +121,59 @@ end
 -- there, most first: no step adds points, so every way into an area with
 -- more has been taken before it, and each area is taken once, with its
 -- best, where the ways out of it are what it offers as the area before.
+--
+-- A step into a land area (by land, or by an arrow with ships) is always
+-- possible and its cost depends on the armies there [7.2.1.1], so it is
+-- costed here, only when it may improve on the best so far; any other
+-- step is costed by `cost` before it is taken. The walk reads the
+-- situation and the map into locals once: it takes every edge of every
+-- area it reaches.
+local NONE = {}
 function M.reach(s, origin)
+  local costs, count = s.costs, s.count
+  local points, ships = costs.points, s.ships
+  local share = costs.share
+  local share_own, share_all = share[2], share[1]
+  local order, edges_of = map.order_of, map.edges_of
   -- Room for the areas an army with ships may reach, made at once.
   local best, first, destinations = table.create(0, 64), table.create(0, 64), table.create(64)
-  best[origin] = s.costs.points
-  local waiting = { [s.costs.points] = { origin } }
+  best[origin] = points
+  local waiting = { [points] = { origin } }
   local via = {}
-  for left = s.costs.points, 1, -1 do
-    local areas, i = waiting[left] or {}, 1
+  for left = points, 1, -1 do
+    local areas, i = waiting[left] or NONE, 1
     while areas[i] do
       local area = areas[i]
       i = i + 1
       if best[area] == left then
-        local rank = map.order(area)
-        local edges = map.edges(area)
+        local rank = order[area]
+        local edges = edges_of[area]
         for e = 1, #edges do
           local edge = edges[e]
-          if enterable(s, edge, left) then
-            local to = edge.to
+          local to, to_kind = edge.to, edge.to_kind
+          -- The step's cost when it is not a land step; a land step is
+          -- costed below.
+          local step, open
+          if to_kind == "land" and (ships or edge.kind ~= "arrow") then
+            open = true
+          else
+            step = cost(s, edge, left)
+            open = step ~= nil and step <= left
+          end
+          if open then
             if to ~= origin then
               local earliest = first[to]
               if earliest == nil then
                 first[to] = rank
                 destinations[#destinations + 1] = to
-                if combat_ahead(s, to) then
-                  via[to] = { area }
+                -- A combat may follow only in a land area holding another
+                -- nation's armies (only the moving nation moves in its
+                -- phase): elsewhere the way taken does not matter.
+                if to_kind == "land" then
+                  local own, total = count(to)
+                  if total > own then
+                    via[to] = { area }
+                  end
                 end
               else
                 if rank < earliest then
@@ -171,7 +189,11 @@ function M.reach(s, origin)
             -- is costed.
             local known = best[to]
             if known == nil or known < left then
-              local rest = left - cost(s, edge, left)
+              if step == nil then
+                local own, total = count(to)
+                step = own * share_own >= total * share_all and 1 or left
+              end
+              local rest = left - step
               if known == nil or known < rest then
                 best[to] = rest
                 if rest > 0 then
@@ -208,21 +230,34 @@ local function may_depart(s, area)
   return total > 1
 end
 
+-- How many times an area is named in a record of areas ("|A|B|A|").
+local function times(record, area)
+  local n, at, mark = 0, 1, "|" .. area .. "|"
+  while true do
+    at = find(record, mark, at, true)
+    if at == nil then
+      return n
+    end
+    n, at = n + 1, at + 1
+  end
+end
+
 -- The areas holding armies of the nation that may still move, in board
--- order.
-local function movers(nation)
-  local seen, areas = {}, {}
-  local pulse = armies.pulse()
-  for _, id in ipairs(armies.on_map(nation)) do
-    if not armies.moved(id, pulse) then
-      local area = pieces.where(id)
-      if not seen[area] then
-        seen[area] = true
-        areas[#areas + 1] = area
-      end
+-- order: those holding more of its armies than have had their move there.
+-- `moved` records the area where each army that has had its move this
+-- phase stands ("|A|B|"): the phase's context keeps it, so the kernel
+-- saves it with the phase (each army's own mark, `armies.moved`, says the
+-- same but is one call an army to read).
+local function movers(nation, moved)
+  local areas, counts = armies.areas_of(nation)
+  local out = {}
+  for i = 1, #areas do
+    local area = areas[i]
+    if counts[i] > times(moved, area) then
+      out[#out + 1] = area
     end
   end
-  return map.sort(areas)
+  return out
 end
 
 -- Whether an army in the area has anywhere to go (one edge it may cross).
@@ -248,10 +283,9 @@ function M.run(frame)
   if ctx.ended then
     return nil
   end
-  local s = situation(nation)
   local from = ctx.from
   if from then
-    local destinations, first, via = M.reach(s, from)
+    local destinations, first, via = M.reach(situation(nation, 32), from)
     local choices, ways = {}, { "" }
     for _, to in ipairs(destinations) do
       local list = via[to]
@@ -271,8 +305,9 @@ function M.run(frame)
     ctx.ways = table.concat(ways, "|")
     return choices
   end
+  local s = situation(nation, 0)
   local choices = {}
-  for _, area in ipairs(movers(nation)) do
+  for _, area in ipairs(movers(nation, ctx.moved or "|")) do
     if may_move(s, area) then
       choices[#choices + 1] = area
     end
@@ -319,12 +354,14 @@ function M.choose(frame, choice)
   ctx.from = nil
   local ways = ctx.ways
   ctx.ways = nil
+  local moved = ctx.moved or "|"
   if choice:sub(-#M.HOLDS) == M.HOLDS then
     -- The army stays: it has had its move [7.1].
     local area = choice:sub(1, -#M.HOLDS - 1)
     local id = mover_in(nation, area)
     pieces.set_attr(id, "from", area)
     pieces.set_attr(id, "moved", armies.pulse())
+    ctx.moved = moved .. area .. "|"
     return
   end
   local from, to, before = choice:match("^(.-) > (.-)" .. M.VIA .. "(.-)$")
@@ -335,6 +372,8 @@ function M.choose(frame, choice)
   end
   -- The kernel tells the move (`White Gauls moved Neustria -> Wessex`).
   M.move(nation, from, to, before)
+  ctx.moved = moved .. to .. "|"
+
 end
 
 return M
