@@ -26,6 +26,7 @@ M.VIA = " via "
 local function situation(nation, room)
   local turn = get("turn")
   local own, total = table.create(0, room), table.create(0, room)
+  local is_leader = nations.leader_kinds
   local s = {
     costs = tables.movement,
     nation = nation,
@@ -41,7 +42,7 @@ local function situation(nation, room)
       local kinds = kinds_at(area)
       for k = 1, #kinds do
         local kind = kinds[k]
-        if not nations.is_leader(kind) then
+        if not is_leader[kind] then
           all = all + 1
           if kind == nation then
             mine = mine + 1
@@ -131,7 +132,7 @@ end
 local NONE = {}
 function M.reach(s, origin)
   local costs, count = s.costs, s.count
-  local points, ships = costs.points, s.ships
+  local points, ships, sea = costs.points, s.ships, costs.sea
   local share = costs.share
   local share_own, share_all = share[2], share[1]
   local order, edges_of = map.order_of, map.edges_of
@@ -156,6 +157,11 @@ function M.reach(s, origin)
           local step, open
           if to_kind == "land" and (ships or edge.kind ~= "arrow") then
             open = true
+          elseif to_kind == "sea" and ships and edge.kind ~= "guarded_strait" then
+            -- [7.2.2] A sea, as `cost` has it: the most frequent step of
+            -- a nation with ships.
+            step = sea
+            open = sea <= left
           else
             step = cost(s, edge, left)
             open = step ~= nil and step <= left
