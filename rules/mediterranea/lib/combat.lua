@@ -11,6 +11,7 @@ local armies = require("lib.armies")
 local victory = require("lib.victory")
 local retreat = require("lib.retreat")
 local map = require("lib.map")
+local lists = require("lib.lists")
 local get, set = vars.get, vars.set
 local M = {}
 
@@ -87,26 +88,8 @@ function M.choice_choose(frame, choice)
   game.push_phase("battle", nations.faction(frame.ctx.nation), { area = choice, nation = frame.ctx.nation })
 end
 
--- Lists kept in the frame's context as text: "a|b|c".
-local find, sub = string.find, string.sub
-local function split(text)
-  local out, start = {}, 1
-  if text == nil or text == "" then
-    return out
-  end
-  while true do
-    local bar = find(text, "|", start, true)
-    if bar == nil then
-      out[#out + 1] = sub(text, start)
-      return out
-    end
-    out[#out + 1] = sub(text, start, bar - 1)
-    start = bar + 1
-  end
-end
-local function contains(text, item)
-  return text ~= nil and string.find("|" .. text .. "|", "|" .. item .. "|", 1, true) ~= nil
-end
+-- Lists kept in the frame's context as text: "a|b|c" (lib/lists.lua).
+local split, contains = lists.split, lists.contains
 
 -- The name of a target army in a choice: its nation alone when it is the
 -- nation's only army here; else "NATION army K", the K-th of the nation's

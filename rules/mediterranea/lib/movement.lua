@@ -11,7 +11,7 @@ local sequence = require("lib.sequence")
 local map = require("lib.map")
 local get = vars.get
 local pieces_at, kind_of, kinds_at = pieces.at, pieces.kind, pieces.kinds_at
-local find = string.find
+local find, sub = string.find, string.sub
 local M = {}
 
 M.END = "end movement"
@@ -137,7 +137,7 @@ function M.reach(s, origin)
   local share_own, share_all = share[2], share[1]
   local order, edges_of = map.order_of, map.edges_of
   -- Room for the areas an army with ships may reach, made at once.
-  local best, first, destinations = table.create(0, 64), table.create(0, 64), table.create(64)
+  local best, first, destinations = table.create(0, 32), table.create(0, 32), table.create(32)
   best[origin] = points
   local waiting = { [points] = { origin } }
   local via = {}
@@ -291,7 +291,7 @@ function M.run(frame)
   end
   local from = ctx.from
   if from then
-    local destinations, first, via = M.reach(situation(nation, 32), from)
+    local destinations, first, via = M.reach(situation(nation, 16), from)
     local choices, ways = {}, { "" }
     for _, to in ipairs(destinations) do
       local list = via[to]
@@ -370,16 +370,20 @@ function M.choose(frame, choice)
     ctx.moved = moved .. area .. "|"
     return
   end
-  local from, to, before = choice:match("^(.-) > (.-)" .. M.VIA .. "(.-)$")
-  if from == nil then
-    from, to = choice:match("^(.-) > (.-)$")
-    local at = string.find(ways, "|" .. to .. "<", 1, true) + #to + 2
-    before = string.sub(ways, at, string.find(ways, "|", at, true) - 1)
+  -- "FROM > TO" or "FROM > TO via BEFORE", read with plain searches.
+  local gt = find(choice, " > ", 1, true)
+  local from, to, before = sub(choice, 1, gt - 1), nil, nil
+  local via = find(choice, M.VIA, gt + 3, true)
+  if via then
+    to, before = sub(choice, gt + 3, via - 1), sub(choice, via + #M.VIA)
+  else
+    to = sub(choice, gt + 3)
+    local at = find(ways, "|" .. to .. "<", 1, true) + #to + 2
+    before = sub(ways, at, find(ways, "|", at, true) - 1)
   end
   -- The kernel tells the move (`White Gauls moved Neustria -> Wessex`).
   M.move(nation, from, to, before)
   ctx.moved = moved .. to .. "|"
-
 end
 
 return M
