@@ -111,12 +111,14 @@ local function enterable(s, edge, left)
   return c ~= nil and c <= left
 end
 
--- Every area an army may reach from `origin`, in board order, each with
--- the first area (in board order) it may enter just before it: an area
--- it can reach with points to spare and leave for the destination. That
--- area is where the army would retreat to as an attacker [8.3.5], so
--- where a combat may follow the player chooses it: there, `via` lists
--- every such area (in board order).
+-- Every area an army may reach from `origin`, as board ranks in board
+-- order (`map.areas` names them), each with the rank of the first area (in
+-- board order) it may enter just before it: an area it can reach with
+-- points to spare and leave for the destination. That area is where the
+-- army would retreat to as an attacker [8.3.5], so where a combat may
+-- follow the player chooses it: there, `via` lists every such area (names,
+-- in board order). Ranks, not names, because the listing sorts them and
+-- names only those it lists.
 --
 -- The areas are taken in order of the most points an army can have left
 -- there, most first: no step adds points, so every way into an area with
@@ -138,7 +140,10 @@ function M.reach(s, origin)
   local order, edges_of = map.order_of, map.edges_of
   -- Room for the areas an army with ships may reach, made at once.
   local best, first, destinations = table.create(0, 32), table.create(0, 32), table.create(32)
+  local found = 0
   best[origin] = points
+  -- The origin counts as seen, before every area: never a destination.
+  first[origin] = 0
   local waiting = { [points] = { origin } }
   local via = {}
   for left = points, 1, -1 do
@@ -167,28 +172,27 @@ function M.reach(s, origin)
             open = step ~= nil and step <= left
           end
           if open then
-            if to ~= origin then
-              local earliest = first[to]
-              if earliest == nil then
+            local earliest = first[to]
+            if earliest == nil then
+              first[to] = rank
+              found = found + 1
+              destinations[found] = order[to]
+              -- A combat may follow only in a land area holding another
+              -- nation's armies (only the moving nation moves in its
+              -- phase): elsewhere the way taken does not matter.
+              if to_kind == "land" then
+                local own, total = count(to)
+                if total > own then
+                  via[to] = { area }
+                end
+              end
+            else
+              if rank < earliest then
                 first[to] = rank
-                destinations[#destinations + 1] = to
-                -- A combat may follow only in a land area holding another
-                -- nation's armies (only the moving nation moves in its
-                -- phase): elsewhere the way taken does not matter.
-                if to_kind == "land" then
-                  local own, total = count(to)
-                  if total > own then
-                    via[to] = { area }
-                  end
-                end
-              else
-                if rank < earliest then
-                  first[to] = rank
-                end
-                local list = via[to]
-                if list then
-                  list[#list + 1] = area
-                end
+              end
+              local list = via[to]
+              if list then
+                list[#list + 1] = area
               end
             end
             -- Only a way that may leave more points than the best so far
@@ -217,13 +221,11 @@ function M.reach(s, origin)
       end
     end
   end
-  for to, rank in pairs(first) do
-    first[to] = map.areas[rank]
-  end
   for _, list in pairs(via) do
     map.sort(list)
   end
-  return map.sort(destinations), first, via
+  table.sort(destinations)
+  return destinations, first, via
 end
 
 -- [7.2.4] Whether an army may leave its area: a settled army that is the
@@ -292,12 +294,14 @@ function M.run(frame)
   local from = ctx.from
   if from then
     local destinations, first, via = M.reach(situation(nation, 16), from)
+    local areas = map.areas
     local choices, ways = {}, { "" }
-    for _, to in ipairs(destinations) do
+    for k = 1, #destinations do
+      local to = areas[destinations[k]]
       local list = via[to]
       if list == nil or #list == 1 then
         choices[#choices + 1] = from .. " > " .. to
-        ways[#ways + 1] = to .. "<" .. first[to]
+        ways[#ways + 1] = to .. "<" .. areas[first[to]]
       else
         for _, p in ipairs(list) do
           choices[#choices + 1] = from .. " > " .. to .. M.VIA .. p
