@@ -9,6 +9,7 @@ local nations = require("lib.nations")
 local armies = require("lib.armies")
 local sequence = require("lib.sequence")
 local map = require("lib.map")
+local lists = require("lib.lists")
 local get = vars.get
 local pieces_at, kind_of, kinds_at = pieces.at, pieces.kind, pieces.kinds_at
 local find, sub = string.find, string.sub
@@ -21,11 +22,17 @@ M.VIA = " via "
 -- What the cost rules read, taken when an army begins to move [7.2.1.1]:
 -- the movement chart, the armies in each area (counted when first needed,
 -- then kept), the nation's ships this turn, next turn, and whether it is
--- settled [7.2.4]. `room` is how many areas' counts to make room for at
--- once (a destination listing counts many; the areas to move from, few).
+-- settled [7.2.4]. `room`, when given, is how many areas' counts to make
+-- room for at once (a destination listing counts many; the areas to move
+-- from, few: plain tables, without the call).
 local function situation(nation, room)
   local turn = get("turn")
-  local own, total = table.create(0, room), table.create(0, room)
+  local own, total
+  if room then
+    own, total = table.create(0, room), table.create(0, room)
+  else
+    own, total = {}, {}
+  end
   local is_leader = nations.leader_kinds
   local s = {
     costs = tables.movement,
@@ -238,34 +245,35 @@ local function may_depart(s, area)
   return total > 1
 end
 
--- How many times an area is named in a record of areas ("|A|B|A|").
-local function times(record, area)
-  local n, at, mark = 0, 1, "|" .. area .. "|"
-  while true do
-    at = find(record, mark, at, true)
-    if at == nil then
-      return n
-    end
-    n, at = n + 1, at + 1
-  end
-end
-
 -- The areas holding armies of the nation that may still move, in board
 -- order: those holding more of its armies than have had their move there.
 -- `moved` records the area where each army that has had its move this
--- phase stands ("|A|B|"): the phase's context keeps it, so the kernel
--- saves it with the phase (each army's own mark, `armies.moved`, says the
--- same but is one call an army to read).
+-- phase stands ("A|B|A", or nil before the first): the phase's context
+-- keeps it, so the kernel saves it with the phase (each army's own mark,
+-- `armies.moved`, says the same but is one call an army to read).
 local function movers(nation, moved)
   local areas, counts = armies.areas_of(nation)
+  if moved == nil then
+    return areas
+  end
+  local done = {}
+  for _, area in ipairs(lists.split(moved)) do
+    done[area] = (done[area] or 0) + 1
+  end
   local out = {}
   for i = 1, #areas do
     local area = areas[i]
-    if counts[i] > times(moved, area) then
+    if counts[i] > (done[area] or 0) then
       out[#out + 1] = area
     end
   end
   return out
+end
+
+-- The record of `movers` with one more army that has had its move, in
+-- `area`.
+local function record_move(moved, area)
+  return moved == nil and area or moved .. "|" .. area
 end
 
 -- Whether an army in the area has anywhere to go (one edge it may cross).
@@ -274,8 +282,9 @@ local function may_move(s, area)
     return false
   end
   local points = s.costs.points
-  for _, edge in ipairs(map.edges(area)) do
-    if enterable(s, edge, points) then
+  local edges = map.edges_of[area]
+  for e = 1, #edges do
+    if enterable(s, edges[e], points) then
       return true
     end
   end
@@ -315,9 +324,9 @@ function M.run(frame)
     ctx.ways = table.concat(ways, "|")
     return choices
   end
-  local s = situation(nation, 0)
+  local s = situation(nation)
   local choices = {}
-  for _, area in ipairs(movers(nation, ctx.moved or "|")) do
+  for _, area in ipairs(movers(nation, ctx.moved)) do
     if may_move(s, area) then
       choices[#choices + 1] = area
     end
@@ -364,14 +373,13 @@ function M.choose(frame, choice)
   ctx.from = nil
   local ways = ctx.ways
   ctx.ways = nil
-  local moved = ctx.moved or "|"
   if choice:sub(-#M.HOLDS) == M.HOLDS then
     -- The army stays: it has had its move [7.1].
     local area = choice:sub(1, -#M.HOLDS - 1)
     local id = mover_in(nation, area)
     pieces.set_attr(id, "from", area)
     pieces.set_attr(id, "moved", armies.pulse())
-    ctx.moved = moved .. area .. "|"
+    ctx.moved = record_move(ctx.moved, area)
     return
   end
   -- "FROM > TO" or "FROM > TO via BEFORE", read with plain searches.
@@ -387,7 +395,7 @@ function M.choose(frame, choice)
   end
   -- The kernel tells the move (`White Gauls moved Neustria -> Wessex`).
   M.move(nation, from, to, before)
-  ctx.moved = moved .. to .. "|"
+  ctx.moved = record_move(ctx.moved, to)
 end
 
 return M
