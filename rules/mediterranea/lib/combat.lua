@@ -13,6 +13,7 @@ local retreat = require("lib.retreat")
 local map = require("lib.map")
 local lists = require("lib.lists")
 local get, set = vars.get, vars.set
+local kind_of = map.kind_of
 local M = {}
 
 -- Whether an area's combat is over for this phase: fought already in this
@@ -26,7 +27,7 @@ end
 function M.contested(nation)
   local areas, by_nation, others = {}, {}, {}
   for _, area in ipairs(armies.areas_of(nation)) do
-    if map.is_land(area) and not armies.alone(nation, area) and not settled_for_now(area) then
+    if kind_of[area] == "land" and not armies.alone(nation, area) and not settled_for_now(area) then
       areas[#areas + 1] = area
       for _, other in ipairs((armies.nations_at(area))) do
         if other ~= nation then
@@ -149,7 +150,7 @@ function M.modifier(shooter, target, area, mover)
     modifier = c.leader_here
   else
     for _, near in ipairs(map.adjacent_land(area)) do
-      if map.is_land(near) and armies.has_leader(shooter, near) then
+      if kind_of[near] == "land" and armies.has_leader(shooter, near) then
         modifier = c.leader_near
         break
       end
@@ -221,7 +222,7 @@ end
 local function firing_order(area)
   local ids, seq = {}, {}
   for _, id in ipairs(pieces.at(area)) do
-    if not nations.is_leader(pieces.kind(id)) then
+    if not nations.leader_kinds[pieces.kind(id)] then
       ids[#ids + 1] = id
       seq[id] = armies.seq(id)
     end

@@ -79,10 +79,10 @@ function M.edges(area) return edges[area] end
 function M.coastal(area) return coastal[area] == true end
 function M.in_play(area) return in_play[area] == true end
 function M.order(area) return order[area] end
--- The same as tables (area -> edges, area -> board order), for the walks
--- that read them for every area they take: a table read instead of a call.
--- Read-only.
-M.edges_of, M.order_of = edges, order
+-- The same as tables (area -> edges, area -> board order, area -> kind),
+-- for the loops that read them for every area they take: a table read
+-- instead of a call. Read-only.
+M.edges_of, M.order_of, M.kind_of = edges, order, kind
 
 -- Steps from one area to another; a large number when no path stays in play.
 function M.distance(a, b)

@@ -238,7 +238,7 @@ end
 -- [7.2.4] Whether an army may leave its area: a settled army that is the
 -- only army there may not.
 local function may_depart(s, area)
-  if not s.settled or not map.is_land(area) then
+  if not s.settled or map.kind_of[area] ~= "land" then
     return true
   end
   local _, total = s.count(area)
