@@ -10,6 +10,9 @@ local list, places, pieces_at, kind_of, kinds_at =
   pieces.list, pieces.places, pieces.at, pieces.kind, pieces.kinds_at
 local place, attr, set_attr = pieces.where, pieces.attr, pieces.set_attr
 local get, add = vars.get, vars.add
+-- leader kind -> its nation (nations.leader_kinds): what tells a leader
+-- from an army, read for every counter these lists look at.
+local leader_of = nations.leader_kinds
 
 -- The nation's armies in an area (ids, in id order): read from the
 -- area's own pieces, which the kernel indexes.
@@ -41,7 +44,7 @@ end
 function M.nations_at(area)
   local count, out = {}, {}
   for _, nation in ipairs(kinds_at(area)) do
-    if not nations.is_leader(nation) then
+    if not leader_of[nation] then
       local n = count[nation]
       if n == nil then
         out[#out + 1] = nation
@@ -57,7 +60,7 @@ end
 -- `nations_at` where only that matters).
 function M.alone(nation, area)
   for _, other in ipairs(kinds_at(area)) do
-    if other ~= nation and not nations.is_leader(other) then
+    if other ~= nation and not leader_of[other] then
       return false
     end
   end
@@ -69,7 +72,7 @@ end
 function M.leaders_at(nation, area)
   local out = {}
   for _, id in ipairs(pieces_at(area)) do
-    if nations.leader_nation(kind_of(id)) == nation then
+    if leader_of[kind_of(id)] == nation then
       out[#out + 1] = id
     end
   end
@@ -83,7 +86,7 @@ function M.holds(nation, area)
   for _, kind in ipairs(kinds_at(area)) do
     if kind == nation then
       held = true
-    elseif not nations.is_leader(kind) then
+    elseif not leader_of[kind] then
       alone = false
     end
   end
@@ -93,7 +96,7 @@ end
 -- Whether one of the nation's leaders is in an area.
 function M.has_leader(nation, area)
   for _, kind in ipairs(kinds_at(area)) do
-    if nations.leader_nation(kind) == nation then
+    if leader_of[kind] == nation then
       return true
     end
   end

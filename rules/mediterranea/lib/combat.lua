@@ -11,7 +11,9 @@ local armies = require("lib.armies")
 local victory = require("lib.victory")
 local retreat = require("lib.retreat")
 local map = require("lib.map")
+local lists = require("lib.lists")
 local get, set = vars.get, vars.set
+local kind_of = map.kind_of
 local M = {}
 
 -- Whether an area's combat is over for this phase: fought already in this
@@ -25,7 +27,7 @@ end
 function M.contested(nation)
   local areas, by_nation, others = {}, {}, {}
   for _, area in ipairs(armies.areas_of(nation)) do
-    if map.is_land(area) and not armies.alone(nation, area) and not settled_for_now(area) then
+    if kind_of[area] == "land" and not armies.alone(nation, area) and not settled_for_now(area) then
       areas[#areas + 1] = area
       for _, other in ipairs((armies.nations_at(area))) do
         if other ~= nation then
@@ -87,26 +89,8 @@ function M.choice_choose(frame, choice)
   game.push_phase("battle", nations.faction(frame.ctx.nation), { area = choice, nation = frame.ctx.nation })
 end
 
--- Lists kept in the frame's context as text: "a|b|c".
-local find, sub = string.find, string.sub
-local function split(text)
-  local out, start = {}, 1
-  if text == nil or text == "" then
-    return out
-  end
-  while true do
-    local bar = find(text, "|", start, true)
-    if bar == nil then
-      out[#out + 1] = sub(text, start)
-      return out
-    end
-    out[#out + 1] = sub(text, start, bar - 1)
-    start = bar + 1
-  end
-end
-local function contains(text, item)
-  return text ~= nil and string.find("|" .. text .. "|", "|" .. item .. "|", 1, true) ~= nil
-end
+-- Lists kept in the frame's context as text: "a|b|c" (lib/lists.lua).
+local split, contains = lists.split, lists.contains
 
 -- The name of a target army in a choice: its nation alone when it is the
 -- nation's only army here; else "NATION army K", the K-th of the nation's
@@ -166,7 +150,7 @@ function M.modifier(shooter, target, area, mover)
     modifier = c.leader_here
   else
     for _, near in ipairs(map.adjacent_land(area)) do
-      if map.is_land(near) and armies.has_leader(shooter, near) then
+      if kind_of[near] == "land" and armies.has_leader(shooter, near) then
         modifier = c.leader_near
         break
       end
@@ -238,7 +222,7 @@ end
 local function firing_order(area)
   local ids, seq = {}, {}
   for _, id in ipairs(pieces.at(area)) do
-    if not nations.is_leader(pieces.kind(id)) then
+    if not nations.leader_kinds[pieces.kind(id)] then
       ids[#ids + 1] = id
       seq[id] = armies.seq(id)
     end

@@ -74,11 +74,12 @@ function M.kind(area) return kind[area] end
 function M.is_land(area) return kind[area] == "land" end
 function M.is_sea(area) return kind[area] == "sea" end
 function M.is_external(area) return kind[area] == "external" end
--- The edges from an area into areas in play: `{to, kind, to_kind}`.
-function M.edges(area) return edges[area] end
 function M.coastal(area) return coastal[area] == true end
 function M.in_play(area) return in_play[area] == true end
-function M.order(area) return order[area] end
+-- Tables, for the loops that read them for every area they take (a table
+-- read instead of a call): area -> the edges from it into areas in play
+-- (`{to, kind, to_kind}`), area -> board order, area -> kind. Read-only.
+M.edges_of, M.order_of, M.kind_of = edges, order, kind
 
 -- Steps from one area to another; a large number when no path stays in play.
 function M.distance(a, b)

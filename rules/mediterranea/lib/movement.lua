@@ -9,8 +9,10 @@ local nations = require("lib.nations")
 local armies = require("lib.armies")
 local sequence = require("lib.sequence")
 local map = require("lib.map")
+local lists = require("lib.lists")
 local get = vars.get
 local pieces_at, kind_of, kinds_at = pieces.at, pieces.kind, pieces.kinds_at
+local find, sub = string.find, string.sub
 local M = {}
 
 M.END = "end movement"
@@ -20,10 +22,18 @@ M.VIA = " via "
 -- What the cost rules read, taken when an army begins to move [7.2.1.1]:
 -- the movement chart, the armies in each area (counted when first needed,
 -- then kept), the nation's ships this turn, next turn, and whether it is
--- settled [7.2.4].
-local function situation(nation)
+-- settled [7.2.4]. `room`, when given, is how many areas' counts to make
+-- room for at once (a destination listing counts many; the areas to move
+-- from, few: plain tables, without the call).
+local function situation(nation, room)
   local turn = get("turn")
-  local own, total = table.create(0, 32), table.create(0, 32)
+  local own, total
+  if room then
+    own, total = table.create(0, room), table.create(0, room)
+  else
+    own, total = {}, {}
+  end
+  local is_leader = nations.leader_kinds
   local s = {
     costs = tables.movement,
     nation = nation,
@@ -39,7 +49,7 @@ local function situation(nation)
       local kinds = kinds_at(area)
       for k = 1, #kinds do
         local kind = kinds[k]
-        if not nations.is_leader(kind) then
+        if not is_leader[kind] then
           all = all + 1
           if kind == nation then
             mine = mine + 1
@@ -108,70 +118,99 @@ local function enterable(s, edge, left)
   return c ~= nil and c <= left
 end
 
--- Whether an army entering `to` may have to fight there: a land area
--- holding another nation's armies. Only the moving nation moves in its
--- phase, so elsewhere no combat can follow and the way taken (where an
--- attacker retreats to [8.3.5]) does not matter: no " via" choice.
-local function combat_ahead(s, to)
-  if not map.is_land(to) then
-    return false
-  end
-  local own, total = s.count(to)
-  return total > own
-end
-
--- Every area an army may reach from `origin`, in board order, each with
--- the first area (in board order) it may enter just before it: an area
--- it can reach with points to spare and leave for the destination. That
--- area is where the army would retreat to as an attacker [8.3.5], so
--- where a combat may follow the player chooses it: there, `via` lists
--- every such area (in board order).
+-- Every area an army may reach from `origin`, as board ranks in board
+-- order (`map.areas` names them), each with the rank of the first area (in
+-- board order) it may enter just before it: an area it can reach with
+-- points to spare and leave for the destination. That area is where the
+-- army would retreat to as an attacker [8.3.5], so where a combat may
+-- follow the player chooses it: there, `via` lists every such area (names,
+-- in board order). Ranks, not names, because the listing sorts them and
+-- names only those it lists.
 --
 -- The areas are taken in order of the most points an army can have left
 -- there, most first: no step adds points, so every way into an area with
 -- more has been taken before it, and each area is taken once, with its
 -- best, where the ways out of it are what it offers as the area before.
+--
+-- A step into a land area (by land, or by an arrow with ships) is always
+-- possible and its cost depends on the armies there [7.2.1.1], so it is
+-- costed here, only when it may improve on the best so far; any other
+-- step is costed by `cost` before it is taken. The walk reads the
+-- situation and the map into locals once: it takes every edge of every
+-- area it reaches.
+local NONE = {}
 function M.reach(s, origin)
+  local costs, count = s.costs, s.count
+  local points, ships, sea = costs.points, s.ships, costs.sea
+  local share = costs.share
+  local share_own, share_all = share[2], share[1]
+  local order, edges_of = map.order_of, map.edges_of
   -- Room for the areas an army with ships may reach, made at once.
-  local best, first, destinations = table.create(0, 64), table.create(0, 64), table.create(64)
-  best[origin] = s.costs.points
-  local waiting = { [s.costs.points] = { origin } }
+  local best, first, destinations = table.create(0, 32), table.create(0, 32), table.create(32)
+  local found = 0
+  best[origin] = points
+  -- The origin counts as seen, before every area: never a destination.
+  first[origin] = 0
+  local waiting = { [points] = { origin } }
   local via = {}
-  for left = s.costs.points, 1, -1 do
-    local areas, i = waiting[left] or {}, 1
+  for left = points, 1, -1 do
+    local areas, i = waiting[left] or NONE, 1
     while areas[i] do
       local area = areas[i]
       i = i + 1
       if best[area] == left then
-        local rank = map.order(area)
-        local edges = map.edges(area)
+        local rank = order[area]
+        local edges = edges_of[area]
         for e = 1, #edges do
           local edge = edges[e]
-          if enterable(s, edge, left) then
-            local to = edge.to
-            if to ~= origin then
-              local earliest = first[to]
-              if earliest == nil then
-                first[to] = rank
-                destinations[#destinations + 1] = to
-                if combat_ahead(s, to) then
+          local to, to_kind = edge.to, edge.to_kind
+          -- The step's cost when it is not a land step; a land step is
+          -- costed below.
+          local step, open
+          if to_kind == "land" and (ships or edge.kind ~= "arrow") then
+            open = true
+          elseif to_kind == "sea" and ships and edge.kind ~= "guarded_strait" then
+            -- [7.2.2] A sea, as `cost` has it: the most frequent step of
+            -- a nation with ships.
+            step = sea
+            open = sea <= left
+          else
+            step = cost(s, edge, left)
+            open = step ~= nil and step <= left
+          end
+          if open then
+            local earliest = first[to]
+            if earliest == nil then
+              first[to] = rank
+              found = found + 1
+              destinations[found] = order[to]
+              -- A combat may follow only in a land area holding another
+              -- nation's armies (only the moving nation moves in its
+              -- phase): elsewhere the way taken does not matter.
+              if to_kind == "land" then
+                local own, total = count(to)
+                if total > own then
                   via[to] = { area }
                 end
-              else
-                if rank < earliest then
-                  first[to] = rank
-                end
-                local list = via[to]
-                if list then
-                  list[#list + 1] = area
-                end
+              end
+            else
+              if rank < earliest then
+                first[to] = rank
+              end
+              local list = via[to]
+              if list then
+                list[#list + 1] = area
               end
             end
             -- Only a way that may leave more points than the best so far
             -- is costed.
             local known = best[to]
             if known == nil or known < left then
-              local rest = left - cost(s, edge, left)
+              if step == nil then
+                local own, total = count(to)
+                step = own * share_own >= total * share_all and 1 or left
+              end
+              local rest = left - step
               if known == nil or known < rest then
                 best[to] = rest
                 if rest > 0 then
@@ -189,19 +228,17 @@ function M.reach(s, origin)
       end
     end
   end
-  for to, rank in pairs(first) do
-    first[to] = map.areas[rank]
-  end
   for _, list in pairs(via) do
     map.sort(list)
   end
-  return map.sort(destinations), first, via
+  table.sort(destinations)
+  return destinations, first, via
 end
 
 -- [7.2.4] Whether an army may leave its area: a settled army that is the
 -- only army there may not.
 local function may_depart(s, area)
-  if not s.settled or not map.is_land(area) then
+  if not s.settled or map.kind_of[area] ~= "land" then
     return true
   end
   local _, total = s.count(area)
@@ -209,20 +246,34 @@ local function may_depart(s, area)
 end
 
 -- The areas holding armies of the nation that may still move, in board
--- order.
-local function movers(nation)
-  local seen, areas = {}, {}
-  local pulse = armies.pulse()
-  for _, id in ipairs(armies.on_map(nation)) do
-    if not armies.moved(id, pulse) then
-      local area = pieces.where(id)
-      if not seen[area] then
-        seen[area] = true
-        areas[#areas + 1] = area
-      end
+-- order: those holding more of its armies than have had their move there.
+-- `moved` records the area where each army that has had its move this
+-- phase stands ("A|B|A", or nil before the first): the phase's context
+-- keeps it, so the kernel saves it with the phase (each army's own mark,
+-- `armies.moved`, says the same but is one call an army to read).
+local function movers(nation, moved)
+  local areas, counts = armies.areas_of(nation)
+  if moved == nil then
+    return areas
+  end
+  local done = {}
+  for _, area in ipairs(lists.split(moved)) do
+    done[area] = (done[area] or 0) + 1
+  end
+  local out = {}
+  for i = 1, #areas do
+    local area = areas[i]
+    if counts[i] > (done[area] or 0) then
+      out[#out + 1] = area
     end
   end
-  return map.sort(areas)
+  return out
+end
+
+-- The record of `movers` with one more army that has had its move, in
+-- `area`.
+local function record_move(moved, area)
+  return moved == nil and area or moved .. "|" .. area
 end
 
 -- Whether an army in the area has anywhere to go (one edge it may cross).
@@ -231,8 +282,9 @@ local function may_move(s, area)
     return false
   end
   local points = s.costs.points
-  for _, edge in ipairs(map.edges(area)) do
-    if enterable(s, edge, points) then
+  local edges = map.edges_of[area]
+  for e = 1, #edges do
+    if enterable(s, edges[e], points) then
       return true
     end
   end
@@ -248,16 +300,17 @@ function M.run(frame)
   if ctx.ended then
     return nil
   end
-  local s = situation(nation)
   local from = ctx.from
   if from then
-    local destinations, first, via = M.reach(s, from)
+    local destinations, first, via = M.reach(situation(nation, 16), from)
+    local areas = map.areas
     local choices, ways = {}, { "" }
-    for _, to in ipairs(destinations) do
+    for k = 1, #destinations do
+      local to = areas[destinations[k]]
       local list = via[to]
       if list == nil or #list == 1 then
         choices[#choices + 1] = from .. " > " .. to
-        ways[#ways + 1] = to .. "<" .. first[to]
+        ways[#ways + 1] = to .. "<" .. areas[first[to]]
       else
         for _, p in ipairs(list) do
           choices[#choices + 1] = from .. " > " .. to .. M.VIA .. p
@@ -271,8 +324,9 @@ function M.run(frame)
     ctx.ways = table.concat(ways, "|")
     return choices
   end
+  local s = situation(nation)
   local choices = {}
-  for _, area in ipairs(movers(nation)) do
+  for _, area in ipairs(movers(nation, ctx.moved)) do
     if may_move(s, area) then
       choices[#choices + 1] = area
     end
@@ -325,16 +379,23 @@ function M.choose(frame, choice)
     local id = mover_in(nation, area)
     pieces.set_attr(id, "from", area)
     pieces.set_attr(id, "moved", armies.pulse())
+    ctx.moved = record_move(ctx.moved, area)
     return
   end
-  local from, to, before = choice:match("^(.-) > (.-)" .. M.VIA .. "(.-)$")
-  if from == nil then
-    from, to = choice:match("^(.-) > (.-)$")
-    local at = string.find(ways, "|" .. to .. "<", 1, true) + #to + 2
-    before = string.sub(ways, at, string.find(ways, "|", at, true) - 1)
+  -- "FROM > TO" or "FROM > TO via BEFORE", read with plain searches.
+  local gt = find(choice, " > ", 1, true)
+  local from, to, before = sub(choice, 1, gt - 1), nil, nil
+  local via = find(choice, M.VIA, gt + 3, true)
+  if via then
+    to, before = sub(choice, gt + 3, via - 1), sub(choice, via + #M.VIA)
+  else
+    to = sub(choice, gt + 3)
+    local at = find(ways, "|" .. to .. "<", 1, true) + #to + 2
+    before = sub(ways, at, find(ways, "|", at, true) - 1)
   end
   -- The kernel tells the move (`White Gauls moved Neustria -> Wessex`).
   M.move(nation, from, to, before)
+  ctx.moved = record_move(ctx.moved, to)
 end
 
 return M

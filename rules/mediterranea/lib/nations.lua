@@ -14,6 +14,9 @@ local faction = {}      -- nation -> player id
 local nomadic = {}      -- nation -> true when it starts migrant
 local leaders_of = {}   -- nation -> list of leader kinds
 local leader_nation = {}
+-- leader kind -> its nation, as a table for the loops that ask of every
+-- counter in an area whether it is a leader. Read-only.
+M.leader_kinds = leader_nation
 local permanent = {}    -- leader -> true when marked P [5.7]
 local chart = {}        -- nation -> turn -> list of available entries
 local nations_of = {}   -- faction -> its nations, in set-up order

@@ -7,6 +7,7 @@ local nations = require("lib.nations")
 local armies = require("lib.armies")
 local precedence = require("lib.precedence")
 local sequence = require("lib.sequence")
+local lists = require("lib.lists")
 local get, set = vars.get, vars.set
 local floor, min = math.floor, math.min
 local M = {}
@@ -151,11 +152,7 @@ local function candidates(task, nation, ctx)
   if task.kind == "arrive" then
     return precedence.best(nations.arrival_areas(task.entry), task.entry.prefer, nation)
   elseif task.kind == "population" then
-    local out = {}
-    for area in string.gmatch(ctx.pop_areas, "[^|]+") do
-      out[#out + 1] = area
-    end
-    return out
+    return lists.split(ctx.pop_areas)
   end
   return precedence.best(armies.areas_of(nation), task.rule.prefer, nation)
 end
