@@ -656,6 +656,24 @@ fn population_points_and_the_overflow_6_4_6_1() {
     assert_eq!(m.lua("vars.get('pop:Khazars')"), "5");
 }
 
+/// [6.4] Each area the population increase places an army in leaves the
+/// list of areas still to choose from. An area is struck out by its name as
+/// plain text, so a scenario's area named with a pattern's magic characters
+/// ("Jura-Alps", "Rhaetia (upper)") is struck out too, and only that one.
+#[test]
+fn population_strikes_out_a_chosen_area_by_its_plain_name_6_4() {
+    let m = Med::new("mediterranea");
+    let remove = |list: &str, item: &str| {
+        m.lua(&format!("require('lib.lists').remove('{list}', '{item}')"))
+    };
+    assert_eq!(remove("Alps|Jura-Alps|Gaul", "Jura-Alps"), "\"Alps|Gaul\"");
+    assert_eq!(remove("Jura-Alps|Alps", "Alps"), "\"Jura-Alps\"");
+    assert_eq!(remove("Rhaetia (upper)|Gaul", "Rhaetia (upper)"), "\"Gaul\"");
+    assert_eq!(remove("Gaul|Noricum", "Noricum"), "\"Gaul\"");
+    assert_eq!(remove("Gaul", "Gaul"), "\"\"");
+    assert_eq!(remove("Gaul|Noricum", "Raetia"), "\"Gaul|Noricum\"");
+}
+
 // ------------------------------------------------------------ [7] movement
 
 /// The destinations offered to the armies of one area, each once: the area

@@ -26,4 +26,20 @@ function M.contains(text, item)
   return text ~= nil and find("|" .. text .. "|", "|" .. item .. "|", 1, true) ~= nil
 end
 
+-- The list without its first `item` (the list itself when it has none).
+-- A plain search: an area's name may hold a pattern's magic characters
+-- ("Jura-Alps"), which `string.gsub` would read as a pattern.
+function M.remove(text, item)
+  local at = find("|" .. text .. "|", "|" .. item .. "|", 1, true)
+  if at == nil then
+    return text
+  end
+  local before = at > 1 and sub(text, 1, at - 2) or ""
+  local after = sub(text, at + #item + 1)
+  if before == "" or after == "" then
+    return before .. after
+  end
+  return before .. "|" .. after
+end
+
 return M

@@ -165,7 +165,7 @@ local function act(task, nation, area, ctx)
       armies.enter(id, area)
     end
     if task.kind == "population" then
-      ctx.pop_areas = string.gsub("|" .. ctx.pop_areas .. "|", "|" .. area .. "|", "|"):sub(2, -2)
+      ctx.pop_areas = lists.remove(ctx.pop_areas, area)
     end
     return
   end
