@@ -663,12 +663,14 @@ fn population_points_and_the_overflow_6_4_6_1() {
 #[test]
 fn population_strikes_out_a_chosen_area_by_its_plain_name_6_4() {
     let m = Med::new("mediterranea");
-    let remove = |list: &str, item: &str| {
-        m.lua(&format!("require('lib.lists').remove('{list}', '{item}')"))
-    };
+    let remove =
+        |list: &str, item: &str| m.lua(&format!("require('lib.lists').remove('{list}', '{item}')"));
     assert_eq!(remove("Alps|Jura-Alps|Gaul", "Jura-Alps"), "\"Alps|Gaul\"");
     assert_eq!(remove("Jura-Alps|Alps", "Alps"), "\"Jura-Alps\"");
-    assert_eq!(remove("Rhaetia (upper)|Gaul", "Rhaetia (upper)"), "\"Gaul\"");
+    assert_eq!(
+        remove("Rhaetia (upper)|Gaul", "Rhaetia (upper)"),
+        "\"Gaul\""
+    );
     assert_eq!(remove("Gaul|Noricum", "Noricum"), "\"Gaul\"");
     assert_eq!(remove("Gaul", "Gaul"), "\"\"");
     assert_eq!(remove("Gaul|Noricum", "Raetia"), "\"Gaul|Noricum\"");

@@ -121,13 +121,7 @@ fn count_with_popcnt(q: &Query) -> usize {
 
 #[inline(always)]
 fn count_moves_and_specials(q: &Query) -> usize {
-    let &Query {
-        masks,
-        movement: m,
-        state,
-        player,
-        ..
-    } = q;
+    let (masks, m, state, player) = (q.masks, q.movement, q.state, q.player);
     let open = enterable(m, state.top_masks(), player);
     let (at, pieces) = (state.piece_spaces(), state.pieces_of(player));
     let moves: u32 = match masks.reaches.as_slice() {
@@ -251,13 +245,7 @@ fn piece_row(q: &Query, piece: PieceId) -> u64 {
 /// The special actions' targets, each special's kept by its rule.
 #[inline(always)]
 fn count_specials(q: &Query) -> usize {
-    let &Query {
-        masks,
-        movement: m,
-        state,
-        player,
-        ..
-    } = q;
+    let (masks, m, state, player) = (q.masks, q.movement, q.state, q.player);
     let tops = state.top_masks();
     let mut targets_left = 0;
     for (index, special) in m.specials.iter().enumerate() {
