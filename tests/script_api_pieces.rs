@@ -13,7 +13,13 @@ mod common;
 /// Evaluates `code` (a Lua expression giving a string) against a fresh
 /// Treasure Fleet game.
 fn lua(code: &str) -> String {
-    let engine = common::stock("treasure-fleet");
+    lua_in("treasure-fleet", code)
+}
+
+/// Evaluates `code` (a Lua expression giving a string) against a fresh game
+/// of a stock package, once its set-up has run.
+fn lua_in(game: &str, code: &str) -> String {
+    let engine = common::stock(game);
     let state = engine.new_game(7).expect("the game starts");
     let shown = engine
         .lua_eval(&state, code)
@@ -147,12 +153,9 @@ fn kinds_at_a_place_that_does_not_exist_is_an_error_saying_so_where() {
 #[test]
 fn places_are_where_the_listed_pieces_stand_each_once_in_board_order() {
     // Mediterranea's armies spread over many areas once the set-up ran.
-    let engine = common::stock("mediterranea");
-    let state = engine.new_game(7).expect("the game starts");
-    let checked = engine
-        .lua_eval(
-            &state,
-            "(function()\n\
+    let checked = lua_in(
+        "mediterranea",
+        "(function()\n\
                local order = {}\n\
                for i, name in ipairs(board.spaces()) do order[name] = i end\n\
                local filters = { { on_board = true }, { owner = 'white' }, { kind = 'Romans' }, {} }\n\
@@ -181,10 +184,8 @@ fn places_are_where_the_listed_pieces_stand_each_once_in_board_order() {
                end\n\
                return table.concat(out, ' ')\n\
              end)()",
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+    );
     let counts: Vec<(usize, usize)> = checked
-        .trim_matches('"')
         .split(' ')
         .map(|p| {
             let (places, pieces) = p.split_once(':').expect("places:pieces");
@@ -216,12 +217,9 @@ fn places_refuse_a_bad_filter_like_the_list_naming_themselves() {
 fn a_list_by_owner_is_every_piece_of_that_owner_with_the_other_fields() {
     // The list walks the owner's own pieces: it must find what a pass over
     // every piece finds, with every other field of the filter.
-    let engine = common::stock("mediterranea");
-    let state = engine.new_game(7).expect("the game starts");
-    let checked = engine
-        .lua_eval(
-            &state,
-            "(function()\n\
+    let checked = lua_in(
+        "mediterranea",
+        "(function()\n\
                local out = {}\n\
                for _, player in ipairs(game.players()) do\n\
                  for _, extra in ipairs({ {}, { on_board = true }, { at = 'reserve' }, { kind = 'Romans' } }) do\n\
@@ -243,13 +241,8 @@ fn a_list_by_owner_is_every_piece_of_that_owner_with_the_other_fields() {
                end\n\
                return table.concat(out, ' ')\n\
              end)()",
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-    let counts: Vec<usize> = checked
-        .trim_matches('"')
-        .split(' ')
-        .map(|c| c.parse().unwrap())
-        .collect();
+    );
+    let counts: Vec<usize> = checked.split(' ').map(|c| c.parse().unwrap()).collect();
     assert_eq!(counts.len(), 16, "{checked}");
     assert!(
         counts[0] > counts[1] && counts[1] > 0,
