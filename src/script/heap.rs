@@ -180,11 +180,11 @@ unsafe extern "C" fn allocate(
         }
         return ptr::null_mut();
     }
-    let old = if block.is_null() { 0 } else { old };
-    if new > old && state.limit > 0 && state.used + (new - old) > state.limit {
+    if new > isize::MAX as usize {
         return ptr::null_mut();
     }
-    if new > isize::MAX as usize {
+    let old = if block.is_null() { 0 } else { old };
+    if new > old && state.limit > 0 && state.used + (new - old) > state.limit {
         return ptr::null_mut();
     }
     state.used = state.used - old + new;
