@@ -1359,6 +1359,31 @@ fn the_shooter_picks_the_army_it_eliminates_8_2_3() {
 }
 
 #[test]
+fn an_army_that_moves_in_entered_after_those_there_and_fires_first_8_2_3() {
+    // Two Frank armies stand in Bavaria (put there late in the game's
+    // order of entry); an Avar army moves in. It entered last, so it fires
+    // first, before any die is rolled for the Franks.
+    let mut m = Med::empty("mediterranea", 7);
+    m.put("Avars", "Hungary", 1);
+    let franks = m.put("Franks", "Bavaria", 2);
+    m.begin("movement", "yellow", &[("nation", "Avars")]);
+    m.choose("Hungary", &[]);
+    m.choose("Hungary > Bavaria via Carinthia", &[]);
+    m.state.rng.force([6, 1, 1]);
+    m.begin(
+        "battle",
+        "yellow",
+        &[("area", "Bavaria"), ("nation", "Avars")],
+    );
+    assert_eq!(m.choices(), vec!["Franks army 1", "Franks army 2"]);
+    assert_eq!(m.state.rng.forced_left(), 3, "nobody has fired yet");
+    // The Avar kills the first Frank; both Franks fire back and miss.
+    m.choose("Franks army 1", &[]);
+    assert_eq!(m.state.piece(franks[0]).loc, Location::Pool(RESERVE));
+    assert_eq!(m.count("Avars", "Bavaria"), 1);
+}
+
+#[test]
 fn a_crossing_arrow_into_an_external_area_costs_three_7_2_1_3() {
     // Norsemen on turn 9 (no ships) will receive armies in Scandinavia on
     // turn 10: from Jutland they may cross the arrow; from Saxony, with two

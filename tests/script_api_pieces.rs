@@ -4,8 +4,8 @@
 //! Treasure Fleet has both kinds of piece: ships with a side and private
 //! attributes, and neutral wind cards. `pieces.list` takes one kind or a
 //! list of them. `pieces.kinds_at` answers what `pieces.kind` says of
-//! each of `pieces.at`'s pieces, and `pieces.places` where the pieces of
-//! `pieces.list` stand.
+//! each of `pieces.at`'s pieces, `pieces.places` where the pieces of
+//! `pieces.list` stand, and `pieces.count` how many there are.
 
 #[allow(dead_code)]
 mod common;
@@ -249,4 +249,42 @@ fn a_list_by_owner_is_every_piece_of_that_owner_with_the_other_fields() {
         "white has pieces on and off the map: {checked}"
     );
     assert!(counts[3] > 0, "white's Romans: {checked}");
+}
+
+#[test]
+fn a_count_is_the_length_of_the_list_for_the_same_filter() {
+    let checked = lua_in(
+        "mediterranea",
+        "(function()\n\
+               local filters = { { on_board = true }, { owner = 'white' }, { kind = { 'Romans', 'Huns' } },\n\
+                 { owner = 'yellow', kind = 'Huns', at = 'reserve' }, { kind = {} }, {} }\n\
+               local out = {}\n\
+               for _, filter in ipairs(filters) do\n\
+                 assert(pieces.count(filter) == #pieces.list(filter))\n\
+                 out[#out + 1] = pieces.count(filter)\n\
+               end\n\
+               return table.concat(out, ' ')\n\
+             end)()",
+    );
+    let counts: Vec<usize> = checked.split(' ').map(|n| n.parse().unwrap()).collect();
+    assert!(counts[0] > 5 && counts[3] > 0, "{checked}");
+    assert_eq!(counts[4], 0, "an empty list of kinds matches nothing");
+    assert!(counts[5] > counts[1], "{checked}");
+}
+
+#[test]
+fn a_count_refuses_a_bad_filter_naming_itself() {
+    let engine = common::stock("treasure-fleet");
+    let state = engine.new_game(7).expect("the game starts");
+    let error = |code: &str| engine.lua_eval(&state, code).expect_err(code).to_string();
+    let err = error("pieces.count { at = 'nowhere' }");
+    assert!(
+        err.contains("repl:1: 'nowhere' is neither a space nor a pool"),
+        "{err}"
+    );
+    let err = error("pieces.count('red')");
+    assert!(
+        err.contains("bad argument #1 to 'pieces.count' (table or nil expected, got string)"),
+        "{err}"
+    );
 }

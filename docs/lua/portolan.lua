@@ -158,6 +158,12 @@ function pieces.list(filter) end
 ---@return integer[] counts
 function pieces.places(filter) end
 
+---How many pieces `pieces.list` would give for the same filter, without
+---making the list.
+---@param filter portolan.filter
+---@return integer
+function pieces.count(filter) end
+
 ---@param id portolan.piece
 ---@return portolan.piece_info
 function pieces.get(id) end

@@ -55,8 +55,9 @@ end
 -- faction's armies in one call, by their nations' kinds (armies belong to
 -- their faction's player; leaders are kinds of their own): asking every
 -- counter its kind took four fifths of the call. Each faction's filter is
--- made once (`prepare`), and the functions it calls are held in locals.
-local list, net = pieces.list, victory.net
+-- made once (`prepare`), the armies are counted without making their list
+-- (`pieces.count`), and the functions it calls are held in locals.
+local count, net = pieces.count, victory.net
 function rules.evaluate(player)
-  return net(player) + 0.25 * #list(armies_on_map[player])
+  return net(player) + 0.25 * count(armies_on_map[player])
 end

@@ -316,11 +316,17 @@ impl Board {
     }
 
     /// Looks a space up by name, ignoring case (users type `B2` and `b2`).
+    /// A miss is tried again in lower case only when that is another name:
+    /// scripts ask for pools by name (`reserve`) thousands of times a game,
+    /// and each retry made a lower-case copy to look up the same name.
     pub fn find(&self, name: &str) -> Option<SpaceId> {
-        self.index
-            .get(name)
-            .or_else(|| self.index.get(&name.to_ascii_lowercase()))
-            .copied()
+        if let Some(&id) = self.index.get(name) {
+            return Some(id);
+        }
+        if !name.bytes().any(|b| b.is_ascii_uppercase()) {
+            return None;
+        }
+        self.index.get(&name.to_ascii_lowercase()).copied()
     }
 
     pub fn edges(&self, id: SpaceId) -> &[Edge] {
@@ -424,6 +430,9 @@ mod tests {
         assert_eq!(b.name(SpaceId(0)), "a1");
         assert_eq!(b.name(SpaceId(34)), "g5");
         assert_eq!(b.find("D3"), b.cell(3, 2));
+        // A miss stays a miss, in any case.
+        assert_eq!(b.find("reserve"), None);
+        assert_eq!(b.find("H9"), None);
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod choices;
 pub mod coverage;
 pub mod error;
 mod freeze;
+mod heap;
 pub mod host;
 pub mod limits;
 pub mod lint;

@@ -32,6 +32,7 @@ use std::ffi::c_int;
 use super::budget::Budget;
 use super::error::ScriptError;
 use super::freeze::Freezer;
+use super::heap::Heap;
 use super::limits::Limits;
 use super::package::{Modules, PackageFiles, caller_location, install_require};
 
@@ -72,6 +73,9 @@ pub struct Sandbox {
     budget: Budget,
     freezer: Freezer,
     modules: Modules,
+    /// Lua's allocator, which keeps small freed blocks for reuse; it puts
+    /// mlua's back when dropped.
+    _heap: Heap,
 }
 
 impl Sandbox {
@@ -87,6 +91,7 @@ impl Sandbox {
         let modules = install_require(&lua, Rc::clone(&package)).map_err(setup)?;
         // Last, so that setting up never counts against the package.
         lua.set_memory_limit(limits.memory()).map_err(setup)?;
+        let heap = Heap::install(&lua, limits.memory());
         Ok(Self {
             lua,
             package,
@@ -94,6 +99,7 @@ impl Sandbox {
             budget,
             freezer,
             modules,
+            _heap: heap,
         })
     }
 

@@ -9,7 +9,7 @@ local M = {}
 local list, places, pieces_at, kind_of, kinds_at =
   pieces.list, pieces.places, pieces.at, pieces.kind, pieces.kinds_at
 local place, attr, set_attr = pieces.where, pieces.attr, pieces.set_attr
-local get, add = vars.get, vars.add
+local get = vars.get
 -- leader kind -> its nation (nations.leader_kinds): what tells a leader
 -- from an army, read for every counter these lists look at.
 local leader_of = nations.leader_kinds
@@ -93,21 +93,35 @@ function M.holds(nation, area)
   return held, alone
 end
 
--- Whether one of the nation's leaders is in an area.
-function M.has_leader(nation, area)
-  for _, kind in ipairs(kinds_at(area)) do
-    if leader_of[kind] == nation then
-      return true
-    end
+-- The areas where the nation's leaders stand (none for a nation without
+-- leaders), in one call: a shot's modifier looks for them in its area and
+-- each adjacent land area [8.2.3.1], which took a call an area.
+local NONE = {}
+function M.leader_areas(nation)
+  local kinds = nations.leaders(nation)
+  if #kinds == 0 then
+    return NONE
   end
-  return false
+  return (places { owner = nations.faction(nation), kind = kinds, on_board = true })
 end
 
 -- An army enters an area: it takes the next place in the order of entry
--- that decides who shoots first [8.2.3].
+-- that decides who shoots first [8.2.3], one after the latest of the
+-- counters already there. Only the armies of one area are ever compared,
+-- and every army there entered it before this one, so the order is the
+-- one a count kept for the whole game gave; it is read from the area, not
+-- kept in a game variable that every move wrote (which a bot that weighs
+-- each move on a copy of the game copied whole for each).
 function M.enter(id, area)
+  local latest = 0
+  for _, other in ipairs(pieces_at(area)) do
+    local seq = attr(other, "seq")
+    if seq and seq > latest then
+      latest = seq
+    end
+  end
   pieces.move(id, area)
-  set_attr(id, "seq", add("seq", 1))
+  set_attr(id, "seq", latest + 1)
 end
 
 -- The order an army entered its area (higher: later).

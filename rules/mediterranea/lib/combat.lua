@@ -14,6 +14,7 @@ local map = require("lib.map")
 local lists = require("lib.lists")
 local get, set = vars.get, vars.set
 local kind_of = map.kind_of
+local pieces_at, kinds_at, kind_of_piece = pieces.at, pieces.kinds_at, pieces.kind
 local M = {}
 
 -- Whether an area's combat is over for this phase: fought already in this
@@ -111,11 +112,22 @@ end
 -- nation whose armies were all eliminated this round by nations other than
 -- the shooter's (for the kill points alone). Returns the labels and, for
 -- each, its nation and army (nil for a nation with no army left).
+--
+-- The area's pieces and their kinds are read once (two calls), not each
+-- nation's armies with a call per counter.
 function M.targets(ctx, shooter)
   local labels, aims = {}, {}
+  local area = ctx.area
+  local ids, kinds = pieces_at(area), kinds_at(area)
   for _, nation in ipairs(split(ctx.present)) do
     if nation ~= shooter then
-      local live = armies.at(nation, ctx.area)
+      -- The nation's armies here, in id order (`armies.at`).
+      local live = {}
+      for i = 1, #ids do
+        if kinds[i] == nation then
+          live[#live + 1] = ids[i]
+        end
+      end
       if #live > 1 then
         -- In order of entry, each army's place read once.
         local seq = {}
@@ -142,15 +154,30 @@ function M.targets(ctx, shooter)
   return labels, aims
 end
 
--- [8.2.3.1]-[8.2.3.3] The modifier of a shot.
+-- Whether `area` is in a list of areas.
+local function listed(areas, area)
+  for i = 1, #areas do
+    if areas[i] == area then
+      return true
+    end
+  end
+  return false
+end
+
+-- [8.2.3.1]-[8.2.3.3] The modifier of a shot. The shooter's leaders are
+-- found once (most nations have none on the map), then looked for here
+-- and in the adjacent land areas.
 function M.modifier(shooter, target, area, mover)
   local c = tables.combat
   local modifier = 0
-  if armies.has_leader(shooter, area) then
+  local led = armies.leader_areas(shooter)
+  if #led == 0 then
+    -- No leader on the map: no leader modifier.
+  elseif listed(led, area) then
     modifier = c.leader_here
   else
     for _, near in ipairs(map.adjacent_land(area)) do
-      if kind_of[near] == "land" and armies.has_leader(shooter, near) then
+      if kind_of[near] == "land" and listed(led, near) then
         modifier = c.leader_near
         break
       end
@@ -221,8 +248,11 @@ end
 -- first.
 local function firing_order(area)
   local ids, seq = {}, {}
-  for _, id in ipairs(pieces.at(area)) do
-    if not nations.leader_kinds[pieces.kind(id)] then
+  local here, kinds = pieces_at(area), kinds_at(area)
+  local is_leader = nations.leader_kinds
+  for i = 1, #here do
+    if not is_leader[kinds[i]] then
+      local id = here[i]
       ids[#ids + 1] = id
       seq[id] = armies.seq(id)
     end
@@ -307,16 +337,21 @@ function M.battle_run(frame)
         ctx.order = table.concat(ids, "|")
         ctx.shot = 0
       end
-      local order = split(ctx.order)
-      while ctx.shot < #order do
-        local id = tonumber(order[ctx.shot + 1])
-        local shooter = pieces.kind(id)
+      -- The shots taken so far, kept in a local and written back once.
+      local order, first = split(ctx.order), ctx.shot
+      local shot = first
+      while shot < #order do
+        local id = tonumber(order[shot + 1])
+        local shooter = kind_of_piece(id)
         local targets, aims = M.targets(ctx, shooter)
         if #targets > 1 then
+          if shot ~= first then
+            ctx.shot = shot
+          end
           frame.player = nations.faction(shooter)
           return targets
         end
-        ctx.shot = ctx.shot + 1
+        shot = shot + 1
         if #targets == 1 then
           local aim = aims[targets[1]]
           M.shoot(ctx, shooter, aim.nation, aim.id)
@@ -393,7 +428,7 @@ function M.battle_choose(frame, choice)
     end
   elseif stage == SHOOT then
     local id = tonumber(split(ctx.order)[ctx.shot + 1])
-    local shooter = pieces.kind(id)
+    local shooter = kind_of_piece(id)
     local _, aims = M.targets(ctx, shooter)
     local aim = aims[choice]
     ctx.shot = ctx.shot + 1
