@@ -219,8 +219,7 @@ impl Engine {
         }
         if let Some((count, script)) = &self.game.victory.repetition {
             let hash = state.position_hash();
-            let seen = state.occurrences(hash);
-            state.history.push(hash);
+            let seen = state.record_position(hash);
             if seen >= usize::from(*count) {
                 self.scripts.repetition(state, script)?;
                 if state.result.is_none() {
@@ -419,7 +418,7 @@ impl Engine {
         // counts for repetition like the one after a last placement.
         if self.game.victory.repetition.is_some() {
             let hash = state.position_hash();
-            state.history.push(hash);
+            state.record_position(hash);
         }
         Ok(())
     }

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 mod copy;
 mod position_hash;
+mod repetition;
 mod top_masks;
 
 pub use position_hash::VERSION as POSITION_HASH_VERSION;
@@ -153,7 +154,8 @@ pub struct GameState {
     /// plies and never replay (`Engine::set_action_log`).
     #[serde(skip, default = "recorded")]
     pub logged: bool,
-    /// Position hashes after each action, for repetition rules.
+    /// Position hashes after each action, for repetition rules; the
+    /// engine adds to it with [`GameState::record_position`].
     pub history: Vec<u64>,
     /// Positions before this index of `history` cannot recur (a face was
     /// revealed since), so repetition counts start here.
@@ -161,6 +163,10 @@ pub struct GameState {
     pub history_floor: usize,
     #[serde(skip)]
     piece_hash: u64,
+    /// Which hashes `history` holds since the floor, roughly: what spares
+    /// most records a scan (`state/repetition.rs`).
+    #[serde(skip)]
+    seen_bits: repetition::SeenBits,
     /// Bytes of the variables scripts keep here (see `script_data.rs`).
     #[serde(skip)]
     pub(crate) script_bytes: usize,
@@ -189,6 +195,7 @@ impl GameState {
             history: Vec::new(),
             history_floor: 0,
             piece_hash: 0,
+            seen_bits: repetition::SeenBits::default(),
             script_bytes: 0,
             result: None,
         };
@@ -487,15 +494,6 @@ impl GameState {
     /// hidden piece its sampled kind's).
     pub fn set_piece_attrs(&mut self, id: PieceId, attrs: Vars) {
         self.update(id, |p| p.attrs = attrs);
-    }
-
-    /// How many times a position (by hash) has occurred since the last
-    /// irreversible change, counting this one.
-    pub fn occurrences(&self, hash: u64) -> usize {
-        1 + self.history[self.history_floor.min(self.history.len())..]
-            .iter()
-            .filter(|&&h| h == hash)
-            .count()
     }
 
     fn update(&mut self, id: PieceId, change: impl FnOnce(&mut Piece)) {

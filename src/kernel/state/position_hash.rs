@@ -196,6 +196,7 @@ impl GameState {
             reseeds: _,
             // Indexes and caches of the fields above.
             occupancy: _,
+            seen_bits: _,
             vars_stamp: _,
             script_bytes: _,
             narrated: _,
