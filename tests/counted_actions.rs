@@ -38,7 +38,10 @@ fn made_up_with(
     let combat = if combat { "combat: fight" } else { "" };
     let (setup, flow) = if 2 * each <= usize::from(columns) {
         (
-            format!("setup: {{ kind: placement, quotas: {{ home: {} }} }}", 2 * each),
+            format!(
+                "setup: {{ kind: placement, quotas: {{ home: {} }} }}",
+                2 * each
+            ),
             "[setup, play]",
         )
     } else {

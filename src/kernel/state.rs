@@ -17,8 +17,8 @@ mod position_hash;
 mod repetition;
 mod top_masks;
 
-pub use position_hash::VERSION as POSITION_HASH_VERSION;
 use position_hash::piece_key;
+pub use position_hash::{PartKeys, VERSION as POSITION_HASH_VERSION};
 pub use top_masks::{MAX_SPACES as MAX_MASKED_SPACES, TopMasks};
 
 const NONE: u16 = u16::MAX;
@@ -163,6 +163,10 @@ pub struct GameState {
     pub history_floor: usize,
     #[serde(skip)]
     piece_hash: u64,
+    /// Each piece's key in `piece_hash` as it stands (by piece id), so a
+    /// change mixes only the new key: half of what hashing a move cost.
+    #[serde(skip)]
+    piece_keys: Vec<u64>,
     /// Which hashes `history` holds since the floor, roughly: what spares
     /// most records a scan (`state/repetition.rs`).
     #[serde(skip)]
@@ -195,6 +199,7 @@ impl GameState {
             history: Vec::new(),
             history_floor: 0,
             piece_hash: 0,
+            piece_keys: Vec::new(),
             seen_bits: repetition::SeenBits::default(),
             script_bytes: 0,
             result: None,
@@ -274,10 +279,12 @@ impl GameState {
             masks: TopMasks::empty(spaces),
             at: Vec::new(),
         };
-        self.piece_hash = 0;
+        self.piece_keys.clear();
+        self.piece_keys
+            .extend(self.pieces.iter().enumerate().map(|(i, p)| piece_key(i, p)));
+        self.piece_hash = self.piece_keys.iter().fold(0, |h, &key| h ^ key);
         for i in (0..self.pieces.len()).rev() {
             let piece = &self.pieces[i];
-            self.piece_hash ^= piece_key(i, piece);
             if let Location::Space(s) = piece.loc {
                 self.link(PieceId(i as u16), s);
             }
@@ -324,7 +331,9 @@ impl GameState {
     pub fn add_piece(&mut self, piece: Piece) -> PieceId {
         let id = PieceId(self.pieces.len() as u16);
         let loc = piece.loc;
-        self.piece_hash ^= piece_key(id.0 as usize, &piece);
+        let key = piece_key(id.0 as usize, &piece);
+        self.piece_hash ^= key;
+        self.piece_keys.push(key);
         self.pieces.push(piece);
         self.occupancy.next.push(NONE);
         if self.occupancy.masked {
@@ -496,11 +505,12 @@ impl GameState {
         self.update(id, |p| p.attrs = attrs);
     }
 
+    /// Changes a piece, replacing its key in the piece hash.
     fn update(&mut self, id: PieceId, change: impl FnOnce(&mut Piece)) {
         let i = id.0 as usize;
-        self.piece_hash ^= piece_key(i, &self.pieces[i]);
         change(&mut self.pieces[i]);
-        self.piece_hash ^= piece_key(i, &self.pieces[i]);
+        let key = piece_key(i, &self.pieces[i]);
+        self.piece_hash ^= std::mem::replace(&mut self.piece_keys[i], key) ^ key;
     }
 
     /// Inserts a piece into a space's list, keeping the list sorted by id so
@@ -646,6 +656,37 @@ mod tests {
         let incremental = s.position_hash();
         s.rebuild_index(4);
         assert_eq!(s.position_hash(), incremental);
+    }
+
+    #[test]
+    fn each_piece_keeps_its_key_through_every_change() {
+        // The key kept for each piece is the one a rebuild computes, after
+        // every kind of change a piece goes through.
+        let mut s = state();
+        let check = |s: &GameState, what: &str| {
+            let mut rebuilt = s.clone();
+            rebuilt.rebuild_index(4);
+            assert_eq!(rebuilt.piece_keys, s.piece_keys, "{what}");
+            assert_eq!(rebuilt.position_hash(), s.position_hash(), "{what}");
+        };
+        s.set_location(PieceId(0), Location::Space(SpaceId(2)));
+        check(&s, "a move");
+        s.set_location(PieceId(1), Location::Space(SpaceId(2)));
+        s.set_location(PieceId(0), Location::Pool(ELIMINATED));
+        check(&s, "a capture");
+        s.reveal(PieceId(1), 3);
+        s.set_seen_by(PieceId(2), 2);
+        check(&s, "who sees a face");
+        s.set_kind(PieceId(2), KindId(0));
+        s.set_owner(PieceId(2), Some(PlayerId(1)));
+        check(&s, "a face and an owner");
+        s.set_piece_attr(PieceId(1), "hits", Some(Value::Int(2)));
+        check(&s, "an attribute");
+        s.add_piece(piece(3));
+        check(&s, "a piece added");
+        let mut copy = state();
+        copy.clone_from(&s);
+        check(&copy, "a copy written over another state");
     }
 
     #[test]
