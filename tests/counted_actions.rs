@@ -5,7 +5,8 @@
 //! without attacks, each kind of special target, a once-a-game special
 //! used, a player with nothing to do (a pass), and a board too large for
 //! masks (listed, counted the same). A set-up phase's placements likewise,
-//! at every decision of whole set-ups: quotas filling, kinds running out.
+//! at every decision of whole set-ups: quotas filling, kinds running out;
+//! a side of more pieces than the count's running totals keep.
 
 // Only some of the shared helpers are needed here.
 #[allow(dead_code)]
@@ -22,7 +23,30 @@ use portolan::kernel::state::GameState;
 /// phase's list of special actions (YAML), each carried out by
 /// `rules.noop`.
 fn made_up(columns: u16, combat: bool, specials: &str) -> (tempfile::TempDir, Engine) {
+    made_up_with(columns, combat, specials, 2)
+}
+
+/// [`made_up`] with `each` pieces of each kind a side. Sides larger than
+/// the home row has cells for have no set-up phase: they play from
+/// positions set by hand.
+fn made_up_with(
+    columns: u16,
+    combat: bool,
+    specials: &str,
+    each: usize,
+) -> (tempfile::TempDir, Engine) {
     let combat = if combat { "combat: fight" } else { "" };
+    let (setup, flow) = if 2 * each <= usize::from(columns) {
+        (
+            format!(
+                "setup: {{ kind: placement, quotas: {{ home: {} }} }}",
+                2 * each
+            ),
+            "[setup, play]",
+        )
+    } else {
+        (String::new(), "[play]")
+    };
     let game = format!(
         "id: skirmish
 title: Skirmish
@@ -33,19 +57,19 @@ board:
   grid: {{ columns: {columns}, rows: 5 }}
 pieces:
   kinds:
-    Scout: {{ count: 2, movement: {{ steps: 1, directions: [sideways] }} }}
-    Walker: {{ count: 2 }}
+    Scout: {{ count: {each}, movement: {{ steps: 1, directions: [sideways] }} }}
+    Walker: {{ count: {each} }}
 zones:
   home: {{ ranks: [1] }}
   far: {{ ranks: [4, 5] }}
 phases:
-  setup: {{ kind: placement, quotas: {{ home: 4 }} }}
+  {setup}
   play:
     kind: movement
     movement: {{ steps: 1 }}
     {combat}
     specials: {specials}
-flow: [setup, play]
+flow: {flow}
 tables:
   fight:
     Scout: {{ Scout: both, Walker: bounce }}
@@ -116,6 +140,23 @@ fn a_player_with_nothing_to_do_passes_by_count_too() {
     let state = arranged(&e, &hemmed, "north");
     assert_eq!(common::legal_actions(&e, &state), [Action::Pass]);
     assert_counted_as_listed(&e, &state, "hemmed in");
+}
+
+#[test]
+fn a_side_of_more_pieces_than_a_tally_keeps_is_counted_as_listed() {
+    // The running totals of moves are kept for up to 32 pieces a side: 32
+    // (16 of each kind) are tallied, 34 are counted again to find one.
+    for each in [16, 17] {
+        let (_dir, e) = made_up_with(5, true, EVERY_SPECIAL, each);
+        let mut pieces = CROWDED.to_vec();
+        pieces.extend([("north", "Walker", "a1"), ("north", "Scout", "e2")]);
+        for to_move in ["north", "south"] {
+            let state = arranged(&e, &pieces, to_move);
+            let player = common::player(&e, to_move);
+            assert_eq!(state.pieces_of(player).len(), 2 * each);
+            assert_counted_as_listed(&e, &state, &format!("{each} of each, {to_move}"));
+        }
+    }
 }
 
 #[test]

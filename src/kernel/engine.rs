@@ -13,11 +13,11 @@ use crate::kernel::legal::Counting;
 use crate::kernel::piece::{EVERYONE, Location, Piece, PlayerId, player_bit};
 use crate::kernel::rng::GameRng;
 use crate::kernel::scripts::{RulesError, Scripts, Step};
-use crate::kernel::state::{Frame, GameState};
+use crate::kernel::state::{Frame, GameState, PartKeys};
 use crate::kernel::value::Vars;
 use crate::kernel::view::Viewer;
 use crate::kernel::{movement, placement, secrets};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 /// A game definition with its scripts: plays any number of games.
@@ -36,6 +36,10 @@ pub struct Engine {
     /// What counts the game's legal actions without listing them (bots
     /// pick by number: `kernel::legal`).
     counting: Counting,
+    /// The position hash's keys of parts that seldom change, kept by
+    /// their inputs for every game this engine plays (the hash is taken
+    /// after every action).
+    part_keys: RefCell<PartKeys>,
 }
 
 /// Room reserved in a new game's logs: a typical game never reallocates
@@ -73,6 +77,7 @@ impl Engine {
             logged: Cell::new(true),
             start_vars,
             counting,
+            part_keys: RefCell::default(),
         }
     }
 
@@ -218,9 +223,8 @@ impl Engine {
             return Ok(());
         }
         if let Some((count, script)) = &self.game.victory.repetition {
-            let hash = state.position_hash();
-            let seen = state.occurrences(hash);
-            state.history.push(hash);
+            let hash = state.position_hash_with(&mut self.part_keys.borrow_mut());
+            let seen = state.record_position(hash);
             if seen >= usize::from(*count) {
                 self.scripts.repetition(state, script)?;
                 if state.result.is_none() {
@@ -418,8 +422,8 @@ impl Engine {
         // The position set up by hand is the first one of the phase: it
         // counts for repetition like the one after a last placement.
         if self.game.victory.repetition.is_some() {
-            let hash = state.position_hash();
-            state.history.push(hash);
+            let hash = state.position_hash_with(&mut self.part_keys.borrow_mut());
+            state.record_position(hash);
         }
         Ok(())
     }

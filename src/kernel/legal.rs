@@ -84,20 +84,24 @@ pub struct Legal<'a> {
     /// for a counted one once a reader asked ([`Legal::list`]).
     listed: bool,
     source: Source<'a>,
+    /// What counting a movement phase's moves kept for finding one.
+    tally: moves::Tally,
 }
 
 impl<'a> Legal<'a> {
     /// The decision's actions, listed into `buffer` when they cannot be
     /// counted without it (or later, when asked).
     pub fn new(engine: &'a Engine, state: &'a GameState, buffer: &'a mut Vec<Action>) -> Self {
-        let (count, source) = match source(engine, state) {
+        let source = source(engine, state);
+        let mut tally = moves::Tally::default();
+        let count = match &source {
             Source::Listed => {
                 engine.legal_actions(state, buffer);
-                (buffer.len(), Source::Listed)
+                buffer.len()
             }
-            Source::Choices(choices) => (choices.max(1), Source::Choices(choices)),
-            Source::Moves(query) => (moves::count(&query).max(1), Source::Moves(query)),
-            Source::Places(open) => (open.count().max(1), Source::Places(open)),
+            Source::Choices(choices) => (*choices).max(1),
+            Source::Moves(query) => moves::count(query, &mut tally).max(1),
+            Source::Places(open) => open.count().max(1),
         };
         Legal {
             engine,
@@ -106,6 +110,7 @@ impl<'a> Legal<'a> {
             list: buffer,
             listed: matches!(source, Source::Listed),
             source,
+            tally,
         }
     }
 
@@ -128,7 +133,7 @@ impl<'a> Legal<'a> {
             // A decision with nothing else to do offers a pass.
             Source::Choices(_) => Action::Pass,
             Source::Moves(_) if self.listed => self.list[index],
-            Source::Moves(query) => moves::nth(query, index),
+            Source::Moves(query) => moves::nth(query, &self.tally, index),
             Source::Places(open) => open.nth(self.state, index),
         }
     }

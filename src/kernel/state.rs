@@ -14,10 +14,11 @@ use serde::{Deserialize, Serialize};
 
 mod copy;
 mod position_hash;
+mod repetition;
 mod top_masks;
 
-pub use position_hash::VERSION as POSITION_HASH_VERSION;
 use position_hash::piece_key;
+pub use position_hash::{PartKeys, VERSION as POSITION_HASH_VERSION};
 pub use top_masks::{MAX_SPACES as MAX_MASKED_SPACES, TopMasks};
 
 const NONE: u16 = u16::MAX;
@@ -153,7 +154,8 @@ pub struct GameState {
     /// plies and never replay (`Engine::set_action_log`).
     #[serde(skip, default = "recorded")]
     pub logged: bool,
-    /// Position hashes after each action, for repetition rules.
+    /// Position hashes after each action, for repetition rules; the
+    /// engine adds to it with [`GameState::record_position`].
     pub history: Vec<u64>,
     /// Positions before this index of `history` cannot recur (a face was
     /// revealed since), so repetition counts start here.
@@ -161,6 +163,14 @@ pub struct GameState {
     pub history_floor: usize,
     #[serde(skip)]
     piece_hash: u64,
+    /// Each piece's key in `piece_hash` as it stands (by piece id), so a
+    /// change mixes only the new key: half of what hashing a move cost.
+    #[serde(skip)]
+    piece_keys: Vec<u64>,
+    /// Which hashes `history` holds since the floor, roughly: what spares
+    /// most records a scan (`state/repetition.rs`).
+    #[serde(skip)]
+    seen_bits: repetition::SeenBits,
     /// Bytes of the variables scripts keep here (see `script_data.rs`).
     #[serde(skip)]
     pub(crate) script_bytes: usize,
@@ -189,6 +199,8 @@ impl GameState {
             history: Vec::new(),
             history_floor: 0,
             piece_hash: 0,
+            piece_keys: Vec::new(),
+            seen_bits: repetition::SeenBits::default(),
             script_bytes: 0,
             result: None,
         };
@@ -267,10 +279,12 @@ impl GameState {
             masks: TopMasks::empty(spaces),
             at: Vec::new(),
         };
-        self.piece_hash = 0;
+        self.piece_keys.clear();
+        self.piece_keys
+            .extend(self.pieces.iter().enumerate().map(|(i, p)| piece_key(i, p)));
+        self.piece_hash = self.piece_keys.iter().fold(0, |h, &key| h ^ key);
         for i in (0..self.pieces.len()).rev() {
             let piece = &self.pieces[i];
-            self.piece_hash ^= piece_key(i, piece);
             if let Location::Space(s) = piece.loc {
                 self.link(PieceId(i as u16), s);
             }
@@ -317,7 +331,9 @@ impl GameState {
     pub fn add_piece(&mut self, piece: Piece) -> PieceId {
         let id = PieceId(self.pieces.len() as u16);
         let loc = piece.loc;
-        self.piece_hash ^= piece_key(id.0 as usize, &piece);
+        let key = piece_key(id.0 as usize, &piece);
+        self.piece_hash ^= key;
+        self.piece_keys.push(key);
         self.pieces.push(piece);
         self.occupancy.next.push(NONE);
         if self.occupancy.masked {
@@ -489,20 +505,12 @@ impl GameState {
         self.update(id, |p| p.attrs = attrs);
     }
 
-    /// How many times a position (by hash) has occurred since the last
-    /// irreversible change, counting this one.
-    pub fn occurrences(&self, hash: u64) -> usize {
-        1 + self.history[self.history_floor.min(self.history.len())..]
-            .iter()
-            .filter(|&&h| h == hash)
-            .count()
-    }
-
+    /// Changes a piece, replacing its key in the piece hash.
     fn update(&mut self, id: PieceId, change: impl FnOnce(&mut Piece)) {
         let i = id.0 as usize;
-        self.piece_hash ^= piece_key(i, &self.pieces[i]);
         change(&mut self.pieces[i]);
-        self.piece_hash ^= piece_key(i, &self.pieces[i]);
+        let key = piece_key(i, &self.pieces[i]);
+        self.piece_hash ^= std::mem::replace(&mut self.piece_keys[i], key) ^ key;
     }
 
     /// Inserts a piece into a space's list, keeping the list sorted by id so
@@ -648,6 +656,37 @@ mod tests {
         let incremental = s.position_hash();
         s.rebuild_index(4);
         assert_eq!(s.position_hash(), incremental);
+    }
+
+    #[test]
+    fn each_piece_keeps_its_key_through_every_change() {
+        // The key kept for each piece is the one a rebuild computes, after
+        // every kind of change a piece goes through.
+        let mut s = state();
+        let check = |s: &GameState, what: &str| {
+            let mut rebuilt = s.clone();
+            rebuilt.rebuild_index(4);
+            assert_eq!(rebuilt.piece_keys, s.piece_keys, "{what}");
+            assert_eq!(rebuilt.position_hash(), s.position_hash(), "{what}");
+        };
+        s.set_location(PieceId(0), Location::Space(SpaceId(2)));
+        check(&s, "a move");
+        s.set_location(PieceId(1), Location::Space(SpaceId(2)));
+        s.set_location(PieceId(0), Location::Pool(ELIMINATED));
+        check(&s, "a capture");
+        s.reveal(PieceId(1), 3);
+        s.set_seen_by(PieceId(2), 2);
+        check(&s, "who sees a face");
+        s.set_kind(PieceId(2), KindId(0));
+        s.set_owner(PieceId(2), Some(PlayerId(1)));
+        check(&s, "a face and an owner");
+        s.set_piece_attr(PieceId(1), "hits", Some(Value::Int(2)));
+        check(&s, "an attribute");
+        s.add_piece(piece(3));
+        check(&s, "a piece added");
+        let mut copy = state();
+        copy.clone_from(&s);
+        check(&copy, "a copy written over another state");
     }
 
     #[test]

@@ -2,9 +2,10 @@
 //! without listing them: on a board of up to 64 spaces, where every piece
 //! moves one step, a piece's moves are the spaces it reaches that it may
 //! enter, so their count is a population count of two masks ANDed; the
-//! special actions' targets likewise. Finding the action at an index
-//! counts again up to its piece and walks that piece's reach (or that
-//! special's zone) in the list's order.
+//! special actions' targets likewise. Counting keeps a running total
+//! after each piece (a [`Tally`]), so finding the action at an index
+//! compares the totals with it to find its piece, then walks that piece's
+//! reach (or that special's zone) in the list's order.
 //!
 //! The list (`kernel::movement::actions`) stays what people, logs and
 //! weighing bots read; this is the same list's length and items, in its
@@ -99,15 +100,35 @@ pub struct Query<'a> {
     pub player: PlayerId,
 }
 
+/// The running total of moves after each of the player's pieces, in the
+/// order of [`GameState::pieces_of`], kept by [`count`] for [`nth`]: the
+/// piece that holds a move's index is the first whose total exceeds it,
+/// found by comparing totals instead of counting every piece's moves
+/// again (that second count was a fifth of a Convoy ply). A player with
+/// more pieces than it holds is counted again instead.
+#[derive(Clone, Copy, Default)]
+pub struct Tally {
+    /// `ends[i]`: the moves of the first `i + 1` pieces.
+    ends: [u16; TALLIED_PIECES],
+    /// How many of `ends` are kept: every piece's, or none (a tally made
+    /// before counting keeps none).
+    kept: usize,
+}
+
+/// The most pieces a [`Tally`] keeps the totals of (a Convoy side has
+/// ten); each moves to at most 64 spaces, so a total fits 16 bits.
+const TALLIED_PIECES: usize = 32;
+
 /// How many actions the player has in the phase: moves, then specials
-/// (0 when none: the decision's only action is then a pass).
-pub fn count(q: &Query) -> usize {
+/// (0 when none: the decision's only action is then a pass), with the
+/// running totals that [`nth`] reads written into `tally`.
+pub fn count(q: &Query, tally: &mut Tally) -> usize {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
         // SAFETY: the CPU has the instruction the function is built with.
-        return unsafe { count_with_popcnt(q) };
+        return unsafe { count_with_popcnt(q, tally) };
     }
-    count_moves_and_specials(q)
+    count_moves_and_specials(q, tally)
 }
 
 /// [`count`] built with the CPU's population count instruction: x86-64's
@@ -115,53 +136,70 @@ pub fn count(q: &Query) -> usize {
 /// half the cost of counting a piece's moves.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn count_with_popcnt(q: &Query) -> usize {
-    count_moves_and_specials(q)
+fn count_with_popcnt(q: &Query, tally: &mut Tally) -> usize {
+    count_moves_and_specials(q, tally)
 }
 
 #[inline(always)]
-fn count_moves_and_specials(q: &Query) -> usize {
+fn count_moves_and_specials(q: &Query, tally: &mut Tally) -> usize {
     let (masks, m, state, player) = (q.masks, q.movement, q.state, q.player);
     let open = enterable(m, state.top_masks(), player);
-    let (at, pieces) = (state.piece_spaces(), state.pieces_of(player));
-    let moves: u32 = match masks.reaches.as_slice() {
+    let at = state.piece_spaces();
+    let pieces = state.pieces_of(player);
+    let moves = match masks.reaches.as_slice() {
         // Every kind moves alike (Convoy's ships): the rows are a
         // constant of the loop, and a piece's kind is not read.
         [reach] => {
             let rows = masks.rows(reach, player);
-            pieces
-                .iter()
-                .map(|&piece| (rows[usize::from(at[usize::from(piece.0)])] & open).count_ones())
-                .sum()
+            tally.keep(pieces, |piece| {
+                rows[usize::from(at[usize::from(piece.0)])] & open
+            })
         }
-        _ => pieces
-            .iter()
-            .map(|&piece| (piece_row(q, piece) & open).count_ones())
-            .sum(),
+        _ => tally.keep(pieces, |piece| piece_row(q, piece) & open),
     };
-    moves as usize + count_specials(q)
+    moves + count_specials(q)
+}
+
+impl Tally {
+    /// How many moves `pieces` have (`moves_of` a piece, a mask), keeping
+    /// their running totals when they fit.
+    #[inline(always)]
+    fn keep(&mut self, pieces: &[PieceId], moves_of: impl Fn(PieceId) -> u64) -> usize {
+        if pieces.len() > TALLIED_PIECES {
+            self.kept = 0;
+            let moves: u32 = pieces.iter().map(|&p| moves_of(p).count_ones()).sum();
+            return moves as usize;
+        }
+        let mut total = 0;
+        for (end, &piece) in self.ends.iter_mut().zip(pieces) {
+            total += moves_of(piece).count_ones() as u16;
+            *end = total;
+        }
+        self.kept = pieces.len();
+        usize::from(total)
+    }
 }
 
 /// The action at `index` of the list, for an index below [`count`]'s (a
-/// pass when the count is 0).
-pub fn nth(q: &Query, index: usize) -> Action {
+/// pass when the count is 0); `tally` is what that count kept.
+pub fn nth(q: &Query, tally: &Tally, index: usize) -> Action {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
         // SAFETY: the CPU has the instruction the function is built with.
-        return unsafe { nth_with_popcnt(q, index) };
+        return unsafe { nth_with_popcnt(q, tally, index) };
     }
-    find_nth(q, index)
+    find_nth(q, tally, index)
 }
 
 /// [`nth`] built with the CPU's population count instruction.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn nth_with_popcnt(q: &Query, index: usize) -> Action {
-    find_nth(q, index)
+fn nth_with_popcnt(q: &Query, tally: &Tally, index: usize) -> Action {
+    find_nth(q, tally, index)
 }
 
 #[inline(always)]
-fn find_nth(q: &Query, index: usize) -> Action {
+fn find_nth(q: &Query, tally: &Tally, index: usize) -> Action {
     let &Query {
         game,
         masks,
@@ -173,6 +211,7 @@ fn find_nth(q: &Query, index: usize) -> Action {
     let open = enterable(m, tops, player);
     let pieces = state.pieces_of(player);
     let (chosen, rank, before) = match masks.reaches.as_slice() {
+        _ if tally.kept == pieces.len() => tallied(pieces, tally, index),
         [reach] => {
             let (rows, at) = (masks.rows(reach, player), state.piece_spaces());
             select(pieces, index, |piece| {
@@ -231,6 +270,25 @@ fn select(
         before += here;
     }
     (chosen, rank, before)
+}
+
+/// [`select`] from the totals a [`Tally`] kept of every piece: the
+/// pieces whose total is at most `index` come before the one that holds
+/// it (totals never fall, so they are the first ones). Each total is
+/// compared, with no branch on where a random index falls.
+#[inline(always)]
+fn tallied(pieces: &[PieceId], tally: &Tally, index: usize) -> (Option<PieceId>, usize, usize) {
+    let ends = &tally.ends[..tally.kept];
+    let before: usize = ends
+        .iter()
+        .map(|&e| usize::from(usize::from(e) <= index))
+        .sum();
+    let start = before.checked_sub(1).map_or(0, |b| usize::from(ends[b]));
+    match pieces.get(before) {
+        Some(&piece) => (Some(piece), index - start, 0),
+        // Past every move: a special's target, counted after the moves.
+        None => (None, 0, start),
+    }
 }
 
 /// The mask of the spaces a piece reaches from where it stands (none

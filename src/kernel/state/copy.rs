@@ -56,6 +56,8 @@ clone_by_fields!(GameState {
     history,
     history_floor,
     piece_hash,
+    piece_keys,
+    seen_bits,
     script_bytes,
     result,
 });

@@ -23,11 +23,15 @@
 //!
 //! Pieces are hashed incrementally (the state keeps the sum of their keys
 //! up to date as they change, see [`piece_key`]); the rest is summed when
-//! asked, and an empty variable set costs a branch.
+//! asked, and an empty variable set costs a branch. The engine, which
+//! hashes after every action, keeps the mixed keys of the parts that
+//! seldom change by their inputs ([`PartKeys`]: a frame without context
+//! or choices, a player's used specials, the turn), so an unchanged part
+//! is compared, not mixed anew; the hash is the same value either way.
 
 use crate::kernel::event::Outcome;
 use crate::kernel::hash::{mix, piece_key as packed_piece_key, str_key};
-use crate::kernel::piece::{Location, Piece};
+use crate::kernel::piece::{Location, MAX_PLAYERS, Piece, PlayerId};
 use crate::kernel::state::{Frame, GameState, PlayerState};
 use crate::kernel::value::{Value, Vars};
 
@@ -124,41 +128,31 @@ pub(super) fn piece_key(index: usize, piece: &Piece) -> u64 {
         ^ vars_key(owner(Owner::PieceAttrs, index), attrs)
 }
 
-/// A player's variables and used special actions (0 for a player with
-/// neither: most players of most games, every ply).
-#[inline]
-fn player_key(index: usize, player: &PlayerState) -> u64 {
-    let PlayerState {
-        vars,
-        used_specials,
-    } = player;
-    let specials = match used_specials {
-        0 => 0,
-        &used => mix(owner(Owner::PlayerSpecials, index) ^ u64::from(used)),
-    };
-    vars_key(owner(Owner::PlayerVars, index), vars) ^ specials
-}
-
-/// A frame under its depth. Its numbers fit one word beside the depth's
-/// low byte (phase 16 bits, player 8, step 32), so they take one mix.
+/// A frame under its depth.
 #[inline]
 fn frame_key(depth: usize, frame: &Frame) -> u64 {
     let Frame {
-        phase,
-        player,
-        step,
+        phase: _,
+        player: _,
+        step: _,
         ctx,
         choices,
         seen_by,
     } = frame;
-    let numbers = ((depth as u64) << 56)
-        ^ (u64::from(*phase) << 40)
-        ^ (u64::from(player.0) << 32)
-        ^ u64::from(*step);
     // Who may see the context is part of it: a secret is another position.
-    mix(mix(owner(Owner::Frame, 0) ^ numbers) ^ u64::from(*seen_by))
+    mix(mix(owner(Owner::Frame, 0) ^ frame_numbers(depth, frame)) ^ u64::from(*seen_by))
         ^ vars_key(owner(Owner::FrameCtx, depth), ctx)
         ^ words_key(owner(Owner::FrameChoices, depth), choices)
+}
+
+/// A frame's numbers in one word beside the depth's low byte (phase 16
+/// bits, player 8, step 32), so they take one mix.
+#[inline]
+fn frame_numbers(depth: usize, frame: &Frame) -> u64 {
+    ((depth as u64) << 56)
+        ^ (u64::from(frame.phase) << 40)
+        ^ (u64::from(frame.player.0) << 32)
+        ^ u64::from(frame.step)
 }
 
 fn result_key(outcome: &Outcome) -> u64 {
@@ -173,12 +167,113 @@ fn result_key(outcome: &Outcome) -> u64 {
     scores.iter().fold(h, |h, &s| mix(h ^ s as u64))
 }
 
+/// Mixed keys of the parts of a position that seldom change, each kept
+/// with the inputs it was mixed from: a part whose inputs are the same
+/// takes its key back instead of mixing it anew (two mixes a frame, one
+/// for the turn and for each player's used specials: most of the hash of
+/// a Convoy ply, where only a piece changed). A key is kept only where its
+/// inputs say it all (a frame without context or choices), so the hash
+/// is the one computed from nothing. Held by the engine, for all the
+/// states it plays: keys depend on inputs, not on the state.
+#[derive(Clone, Debug, Default)]
+pub struct PartKeys {
+    /// Frames, a slot each by depth and player (a two-player movement
+    /// phase's frame alternates between two).
+    frames: [Option<FrameSlot>; FRAME_SLOTS],
+    /// Each player's used specials (none used is 0, never kept).
+    specials: [(u32, u64); MAX_PLAYERS],
+    /// The flow's place and the first player.
+    turn: Option<(u16, PlayerId, u64)>,
+}
+
+const FRAME_SLOTS: usize = 4;
+
+/// A frame's numbers and who sees its context, with their key.
+#[derive(Clone, Copy, Debug)]
+struct FrameSlot {
+    numbers: u64,
+    seen_by: u8,
+    key: u64,
+}
+
+impl PartKeys {
+    /// [`frame_key`], kept for a frame without context or choices.
+    #[inline]
+    fn frame(&mut self, depth: usize, frame: &Frame) -> u64 {
+        if !frame.ctx.is_empty() || !frame.choices.is_empty() {
+            return frame_key(depth, frame);
+        }
+        let numbers = frame_numbers(depth, frame);
+        let slot = &mut self.frames[(depth ^ usize::from(frame.player.0)) % FRAME_SLOTS];
+        match slot {
+            Some(kept) if kept.numbers == numbers && kept.seen_by == frame.seen_by => kept.key,
+            _ => {
+                let key = frame_key(depth, frame);
+                *slot = Some(FrameSlot {
+                    numbers,
+                    seen_by: frame.seen_by,
+                    key,
+                });
+                key
+            }
+        }
+    }
+
+    /// [`specials_key`], kept per player.
+    #[inline]
+    fn specials(&mut self, index: usize, used: u32) -> u64 {
+        match self.specials.get_mut(index) {
+            _ if used == 0 => 0,
+            Some((kept, key)) if *kept == used => *key,
+            Some(slot) => {
+                *slot = (used, specials_key(index, used));
+                slot.1
+            }
+            None => specials_key(index, used),
+        }
+    }
+
+    /// [`turn_key`], kept.
+    #[inline]
+    fn turn(&mut self, flow: u16, first: PlayerId) -> u64 {
+        match self.turn {
+            Some((f, p, key)) if (f, p) == (flow, first) => key,
+            _ => {
+                let key = turn_key(flow, first);
+                self.turn = Some((flow, first, key));
+                key
+            }
+        }
+    }
+}
+
+/// A player's used special actions under that player (0 for none).
+fn specials_key(index: usize, used: u32) -> u64 {
+    match used {
+        0 => 0,
+        used => mix(owner(Owner::PlayerSpecials, index) ^ u64::from(used)),
+    }
+}
+
+/// The flow's place and the first player.
+fn turn_key(flow: u16, first: PlayerId) -> u64 {
+    mix(owner(Owner::Turn, 0) ^ (u64::from(flow) << 8) ^ u64::from(first.0))
+}
+
 impl GameState {
     /// The hash of the position (see the module doc for what it covers).
     pub fn position_hash(&self) -> u64 {
+        self.position_hash_with(&mut PartKeys::default())
+    }
+
+    /// [`GameState::position_hash`], taking back the keys of parts whose
+    /// inputs `parts` has kept (and keeping the others'): the same value.
+    pub fn position_hash_with(&self, parts: &mut PartKeys) -> u64 {
         let GameState {
-            // Summed into `piece_hash` as they change.
+            // Summed into `piece_hash` as they change (each one's key
+            // kept in `piece_keys`).
             pieces: _,
+            piece_keys: _,
             piece_hash,
             vars,
             players,
@@ -196,6 +291,7 @@ impl GameState {
             reseeds: _,
             // Indexes and caches of the fields above.
             occupancy: _,
+            seen_bits: _,
             vars_stamp: _,
             script_bytes: _,
             narrated: _,
@@ -203,12 +299,16 @@ impl GameState {
         } = self;
         let mut h = *piece_hash ^ vars_key(owner(Owner::GameVars, 0), vars);
         for (i, p) in players.iter().enumerate() {
-            h ^= player_key(i, p);
+            let PlayerState {
+                vars,
+                used_specials,
+            } = p;
+            h ^= vars_key(owner(Owner::PlayerVars, i), vars) ^ parts.specials(i, *used_specials);
         }
         for (depth, f) in stack.iter().enumerate() {
-            h ^= frame_key(depth, f);
+            h ^= parts.frame(depth, f);
         }
-        h ^= mix(owner(Owner::Turn, 0) ^ (u64::from(*flow) << 8) ^ u64::from(first_player.0));
+        h ^= parts.turn(*flow, *first_player);
         if let Some(outcome) = result {
             h ^= result_key(outcome);
         }

@@ -258,3 +258,35 @@ fn pieces_swapping_any_attributes_hash_differently() {
         assert_ne!(s.position_hash(), before, "{s:?}");
     }
 }
+
+#[test]
+fn part_keys_kept_across_states_give_the_hash_computed_afresh() {
+    // One set of kept keys across many states and changes, as the engine
+    // keeps them across its games: every frame's player, step, sight,
+    // context and choices, each player's used specials and the turn
+    // change under it, and two frames share a slot (depth 1, player 1
+    // and depth 0, player 0).
+    let mut rng = GameRng::new(21);
+    let mut parts = PartKeys::default();
+    for _ in 0..500 {
+        let mut s = random_state(&mut rng);
+        for _ in 0..20 {
+            let what = change_one_field(&mut s, &mut rng);
+            if let Some(frame) = s.stack.last_mut() {
+                frame.player = PlayerId(rng.below(PLAYERS as u32) as u8);
+                frame.step = rng.below(2);
+                frame.seen_by ^= (rng.below(2) as u8) << 1;
+                if rng.coin() {
+                    frame.ctx = Vars::new();
+                    frame.choices.clear();
+                }
+            }
+            s.first_player = PlayerId(rng.below(PLAYERS as u32) as u8);
+            assert_eq!(
+                s.position_hash_with(&mut parts),
+                s.position_hash(),
+                "after {what}: {s:?}"
+            );
+        }
+    }
+}
