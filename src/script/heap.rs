@@ -52,51 +52,65 @@ struct State {
 
 /// The allocator installed in one Lua state. Dropping it puts the
 /// allocator it replaced back and frees the kept blocks, so the state may
-/// outlive it.
+/// outlive it. While it is installed, mlua's own memory calls
+/// (`Lua::used_memory`, `Lua::set_memory_limit`) do not see this
+/// allocator: the sandbox sets its limit before and reads no count.
 pub struct Heap {
-    lua: Lua,
+    /// Keeps the state, and so `main`, alive until the allocator is back.
+    _lua: Lua,
+    /// The state's main thread, on which the allocator is put back: a
+    /// plain call that cannot fail, so `state` is never freed while Lua
+    /// still holds it.
+    main: *mut ffi::lua_State,
     state: *mut State,
     replaced: (ffi::lua_Alloc, *mut c_void),
 }
 
 impl Heap {
-    /// Installs the allocator in `lua`, with the memory it already uses
+    /// Installs the allocator in `lua`, with the memory it uses at the swap
     /// and `limit` (zero: none). Call it after mlua's own limit is set, so
     /// that mlua knows memory may run out.
-    pub fn install(lua: &Lua, limit: usize) -> Heap {
-        let state = Box::into_raw(Box::new(State {
-            used: lua.used_memory(),
-            limit,
-            kept: 0,
-            free: [ptr::null_mut(); LARGEST_KEPT + 1],
-        }));
+    pub fn install(lua: &Lua, limit: usize) -> mlua::Result<Heap> {
+        let state = Box::into_raw(Box::new(State::new(0, limit)));
         let mut replaced = (allocate as ffi::lua_Alloc, ptr::null_mut());
+        let mut main = ptr::null_mut();
         // SAFETY: swaps the allocator of a live state; `state` lives until
-        // `drop` puts the old allocator back.
-        unsafe {
+        // `drop` puts the old allocator back. The count is Lua's own total,
+        // read at the swap, which is what the allocator it replaces counted.
+        let swapped = unsafe {
             lua.exec_raw::<()>((), |l| {
+                ffi::lua_rawgeti(l, ffi::LUA_REGISTRYINDEX, ffi::LUA_RIDX_MAINTHREAD);
+                main = ffi::lua_tothread(l, -1);
+                ffi::lua_pop(l, 1);
+                let kilobytes = ffi::lua_gc(l, ffi::LUA_GCCOUNT, 0) as usize;
+                let bytes = ffi::lua_gc(l, ffi::LUA_GCCOUNTB, 0) as usize;
+                (*state).used = kilobytes * 1024 + bytes;
                 replaced.0 = ffi::lua_getallocf(l, &mut replaced.1);
                 ffi::lua_setallocf(l, allocate, state.cast());
             })
+        };
+        if let Err(err) = swapped {
+            // SAFETY: the swap did not happen, so no one else holds `state`.
+            drop(unsafe { Box::from_raw(state) });
+            return Err(err);
         }
-        .expect("swapping the allocator pushes nothing and cannot fail");
-        Heap {
-            lua: lua.clone(),
+        Ok(Heap {
+            _lua: lua.clone(),
+            main,
             state,
             replaced,
-        }
+        })
     }
 }
 
 impl Drop for Heap {
     fn drop(&mut self) {
         let (f, ud) = self.replaced;
-        // SAFETY: puts back the allocator `install` replaced, then frees
-        // the kept blocks, which no one else refers to.
+        // SAFETY: puts back the allocator `install` replaced (the main
+        // thread lives as long as `_lua`), then frees the kept blocks,
+        // which no one else refers to.
         unsafe {
-            let _ = self
-                .lua
-                .exec_raw::<()>((), |l| ffi::lua_setallocf(l, f, ud));
+            ffi::lua_setallocf(self.main, f, ud);
             let mut state = Box::from_raw(self.state);
             for size in SMALLEST_KEPT..=LARGEST_KEPT {
                 while let Some(block) = state.pop(size) {
@@ -108,8 +122,9 @@ impl Drop for Heap {
 }
 
 fn layout(size: usize) -> Layout {
-    // SAFETY (of the callers): a size Lua asked for fits an isize, and the
-    // alignment is a power of two.
+    // SAFETY (of the callers): a size the allocator takes, rounded up to
+    // the alignment, fits an isize (`allocate` refuses larger ones), and
+    // the alignment is a power of two.
     unsafe { Layout::from_size_align_unchecked(size, ffi::SYS_MIN_ALIGN) }
 }
 
@@ -118,6 +133,16 @@ fn kept_size(size: usize) -> bool {
 }
 
 impl State {
+    /// Nothing kept yet, with `used` bytes already in use and `limit`.
+    fn new(used: usize, limit: usize) -> State {
+        State {
+            used,
+            limit,
+            kept: 0,
+            free: [ptr::null_mut(); LARGEST_KEPT + 1],
+        }
+    }
+
     /// A free block of `size`, if one is kept.
     unsafe fn pop(&mut self, size: usize) -> Option<*mut u8> {
         let block = self.free[size];
@@ -180,7 +205,8 @@ unsafe extern "C" fn allocate(
         }
         return ptr::null_mut();
     }
-    if new > isize::MAX as usize {
+    // A layout's size, rounded up to its alignment, must fit an isize.
+    if new > isize::MAX as usize - (ffi::SYS_MIN_ALIGN - 1) {
         return ptr::null_mut();
     }
     let old = if block.is_null() { 0 } else { old };
@@ -235,7 +261,7 @@ mod tests {
         let limit = 2 << 20;
         let plain = tables_until_the_limit(&limited_lua(limit));
         let lua = limited_lua(limit);
-        let heap = Heap::install(&lua, limit);
+        let heap = Heap::install(&lua, limit).unwrap();
         let kept = tables_until_the_limit(&lua);
         assert_eq!(kept, plain);
         assert!(kept.0 > 1000, "{kept:?}");
@@ -245,12 +271,7 @@ mod tests {
 
     #[test]
     fn a_freed_block_is_taken_again_for_its_size_and_only_for_it() {
-        let mut state = State {
-            used: 0,
-            limit: 0,
-            kept: 0,
-            free: [ptr::null_mut(); LARGEST_KEPT + 1],
-        };
+        let mut state = State::new(0, 0);
         let ud = ptr::from_mut(&mut state).cast::<c_void>();
         unsafe {
             let a = allocate(ud, ptr::null_mut(), ffi::LUA_TTABLE as usize, 56);
@@ -281,12 +302,7 @@ mod tests {
 
     #[test]
     fn the_kept_blocks_are_bounded() {
-        let mut state = State {
-            used: 0,
-            limit: 0,
-            kept: 0,
-            free: [ptr::null_mut(); LARGEST_KEPT + 1],
-        };
+        let mut state = State::new(0, 0);
         let ud = ptr::from_mut(&mut state).cast::<c_void>();
         let count = 2 * KEPT_MOST / 64;
         unsafe {
@@ -306,7 +322,7 @@ mod tests {
     #[test]
     fn the_state_outlives_the_heap() {
         let lua = limited_lua(0);
-        let heap = Heap::install(&lua, 0);
+        let heap = Heap::install(&lua, 0).unwrap();
         lua.load("kept = {} for i = 1, 1000 do kept[i] = { i, tostring(i) } end")
             .exec()
             .unwrap();

@@ -91,7 +91,7 @@ impl Sandbox {
         let modules = install_require(&lua, Rc::clone(&package)).map_err(setup)?;
         // Last, so that setting up never counts against the package.
         lua.set_memory_limit(limits.memory()).map_err(setup)?;
-        let heap = Heap::install(&lua, limits.memory());
+        let heap = Heap::install(&lua, limits.memory()).map_err(setup)?;
         Ok(Self {
             lua,
             package,
