@@ -266,8 +266,10 @@ impl GameState {
         self.history.reserve(plies);
     }
 
-    /// Rebuilds what serialization skips: the occupancy index and the piece
-    /// hash. Call after deserializing. The masks stay kept if they were.
+    /// Rebuilds what serialization skips: the occupancy index, each piece's
+    /// key and the piece hash. Call after deserializing (a state read back
+    /// and changed without it panics on its first piece change). The masks
+    /// stay kept if they were.
     pub fn rebuild_index(&mut self, spaces: usize) {
         let masked = self.occupancy.masked;
         self.occupancy = Occupancy {

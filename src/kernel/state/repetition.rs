@@ -7,9 +7,11 @@
 //! byte for every hash recorded since the floor: a position whose bit is
 //! off has not occurred, and only one whose bit is on is counted by the
 //! scan. The bits are a cache: they describe `history[floor..len]` for
-//! the floor and length they were made at, and are made again from the
-//! history whenever either differs (a state read from a file, a history
-//! cleared, cut back or replaced), so the count is always the scan's.
+//! the floor, length and last hash they were made at, and are made again
+//! from the history whenever one differs (a state read from a file, a
+//! history cleared, cut back or replaced), so the count is the scan's.
+//! (A history replaced by another of the same length that ends in the
+//! same hash would pass unseen: add to it through `record_position`.)
 
 use crate::kernel::state::GameState;
 
@@ -17,9 +19,11 @@ use crate::kernel::state::GameState;
 #[derive(Clone, Debug, Default)]
 pub(super) struct SeenBits {
     bits: [u64; 4],
-    /// The `history_floor` and history length the bits describe.
+    /// The `history_floor`, history length and last hash the bits
+    /// describe.
     floor: usize,
     len: usize,
+    last: Option<u64>,
 }
 
 /// Equality of states ignores the cache: two states with the same history
@@ -39,14 +43,20 @@ fn slot(hash: u64) -> (usize, u64) {
 }
 
 impl SeenBits {
-    /// The bits of `hashes`, recorded since `floor` in a history of `len`.
-    fn of(hashes: &[u64], floor: usize, len: usize) -> SeenBits {
+    /// The bits of `hashes`, recorded since `floor` in a history of `len`
+    /// that ends in `last`.
+    fn of(hashes: &[u64], floor: usize, len: usize, last: Option<u64>) -> SeenBits {
         let mut bits = [0; 4];
         for &hash in hashes {
             let (word, bit) = slot(hash);
             bits[word] |= bit;
         }
-        SeenBits { bits, floor, len }
+        SeenBits {
+            bits,
+            floor,
+            len,
+            last,
+        }
     }
 }
 
@@ -62,9 +72,10 @@ impl GameState {
     /// change, as [`GameState::occurrences`] counts it before the record.
     pub fn record_position(&mut self, hash: u64) -> usize {
         let floor = self.history_floor.min(self.history.len());
+        let (len, last) = (self.history.len(), self.history.last().copied());
         let seen = &self.seen_bits;
-        if (seen.floor, seen.len) != (floor, self.history.len()) {
-            self.seen_bits = SeenBits::of(self.since_floor(), floor, self.history.len());
+        if (seen.floor, seen.len, seen.last) != (floor, len, last) {
+            self.seen_bits = SeenBits::of(self.since_floor(), floor, len, last);
         }
         let (word, bit) = slot(hash);
         let count = if self.seen_bits.bits[word] & bit == 0 {
@@ -75,6 +86,7 @@ impl GameState {
         self.seen_bits.bits[word] |= bit;
         self.history.push(hash);
         self.seen_bits.len = self.history.len();
+        self.seen_bits.last = Some(hash);
         count
     }
 
@@ -140,6 +152,9 @@ mod tests {
         // A history replaced by another of another length (a load).
         s.history = vec![HASHES[4], HASHES[4]];
         assert_eq!(s.record_position(HASHES[4]), 3);
+        // Replaced by one of the same length, ending in another hash.
+        s.history = vec![HASHES[0], HASHES[4], HASHES[2]];
+        assert_eq!(s.record_position(HASHES[2]), 2);
         // Cleared (a sample, a phase begun by hand).
         s.history.clear();
         assert_eq!(s.record_position(HASHES[4]), 1);
