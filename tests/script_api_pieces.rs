@@ -27,6 +27,13 @@ fn lua_in(game: &str, code: &str) -> String {
     shown.trim_matches('"').to_string()
 }
 
+/// The error `code` raises against a fresh Treasure Fleet game, as text.
+fn lua_error(code: &str) -> String {
+    let engine = common::stock("treasure-fleet");
+    let state = engine.new_game(7).expect("the game starts");
+    engine.lua_eval(&state, code).expect_err(code).to_string()
+}
+
 #[test]
 fn owner_is_the_owner_of_the_whole_piece_for_every_piece() {
     let checked = lua("(function()\n\
@@ -46,12 +53,7 @@ fn owner_is_the_owner_of_the_whole_piece_for_every_piece() {
 
 #[test]
 fn owner_of_a_piece_that_does_not_exist_is_an_error_saying_so_where() {
-    let engine = common::stock("treasure-fleet");
-    let state = engine.new_game(7).expect("the game starts");
-    let err = engine
-        .lua_eval(&state, "pieces.owner(100000)")
-        .expect_err("no such piece");
-    let err = err.to_string();
+    let err = lua_error("pieces.owner(100000)");
     assert!(err.contains("repl:1: no piece 100000"), "{err}");
 }
 
@@ -92,16 +94,13 @@ fn a_list_of_kinds_lists_the_pieces_of_any_of_them() {
 
 #[test]
 fn a_kind_list_with_an_item_that_is_no_kind_is_refused_naming_it() {
-    let engine = common::stock("treasure-fleet");
-    let state = engine.new_game(7).expect("the game starts");
-    let error = |code: &str| engine.lua_eval(&state, code).expect_err(code).to_string();
-    let err = error("pieces.list { kind = { 'Ship', 3 } }");
+    let err = lua_error("pieces.list { kind = { 'Ship', 3 } }");
     assert!(
         err.contains("bad field 'kind' in argument #1 to 'pieces.list'")
             && err.contains("number at 2"),
         "{err}"
     );
-    let err = error("pieces.list { kind = { 'Ship', 'Shipp' } }");
+    let err = lua_error("pieces.list { kind = { 'Ship', 'Shipp' } }");
     assert!(err.contains("no piece kind 'Shipp'"), "{err}");
 }
 
@@ -201,12 +200,9 @@ fn places_are_where_the_listed_pieces_stand_each_once_in_board_order() {
 
 #[test]
 fn places_refuse_a_bad_filter_like_the_list_naming_themselves() {
-    let engine = common::stock("treasure-fleet");
-    let state = engine.new_game(7).expect("the game starts");
-    let error = |code: &str| engine.lua_eval(&state, code).expect_err(code).to_string();
-    let err = error("pieces.places { kind = { 'Ship', 'Shipp' } }");
+    let err = lua_error("pieces.places { kind = { 'Ship', 'Shipp' } }");
     assert!(err.contains("repl:1: no piece kind 'Shipp'"), "{err}");
-    let err = error("pieces.places(3)");
+    let err = lua_error("pieces.places(3)");
     assert!(
         err.contains("bad argument #1 to 'pieces.places' (table or nil expected, got number)"),
         "{err}"
@@ -274,15 +270,12 @@ fn a_count_is_the_length_of_the_list_for_the_same_filter() {
 
 #[test]
 fn a_count_refuses_a_bad_filter_naming_itself() {
-    let engine = common::stock("treasure-fleet");
-    let state = engine.new_game(7).expect("the game starts");
-    let error = |code: &str| engine.lua_eval(&state, code).expect_err(code).to_string();
-    let err = error("pieces.count { at = 'nowhere' }");
+    let err = lua_error("pieces.count { at = 'nowhere' }");
     assert!(
         err.contains("repl:1: 'nowhere' is neither a space nor a pool"),
         "{err}"
     );
-    let err = error("pieces.count('red')");
+    let err = lua_error("pieces.count('red')");
     assert!(
         err.contains("bad argument #1 to 'pieces.count' (table or nil expected, got string)"),
         "{err}"
