@@ -6,7 +6,7 @@
 -- only when the turns it covers promise more than that, and never in
 -- friendly waters, where it would protect nothing.
 local convoy = require("lib.convoy")
-local var = vars.game
+local sheet, S = vars.sheet, convoy.slot
 local max, min = math.max, math.min
 
 -- Points a turn in contact waters costs on average (measured with
@@ -22,14 +22,14 @@ local FADE = 6
 
 function rules.evaluate(player)
   local score = rules.score()
-  local turn, length = var.turn, var.length
+  local turn, length = sheet[S.turn], sheet[S.length]
   if turn > length then
     return score
   end
-  local left = max(0, length - max(turn, var.friendly + 1) + 1)
+  local left = max(0, length - max(turn, sheet[S.friendly] + 1) + 1)
   local value = score - LOSS_PER_TURN * left
   for _, row in ipairs(tables.options) do
-    if not var[convoy.used[row.id]] then
+    if not sheet[S.used[row.id]] then
       value = value + KEEP * min(1, left / FADE)
     end
   end

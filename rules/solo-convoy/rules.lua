@@ -1,22 +1,25 @@
 -- Solitaire convoy: the procedure, one function per section of the rule
 -- book. Every number it uses comes from the tables in game.yaml (the kernel
 -- rolls on the dice tables: dice.on); every value it keeps lives in the
--- kernel's variables (see lib/convoy.lua). Log lines and the turn record
+-- kernel's variables, read and written as the boxes of the game sheet
+-- (`sheet[TURN]`, `sheet[AFLOAT.cargo]`: see lib/convoy.lua). Log lines and the turn record
 -- are narration: they are only written when someone reads the game
 -- (`narrating()`), so a simulation pays nothing for them.
 local convoy = require("lib.convoy")
 local rules = rules
-local var, set, add = vars.game, vars.set, vars.add
+local sheet = vars.sheet
 local on, roll = dice.on, dice.roll
 local log, logf, narrating = game.log, game.logf, game.narrating
 local max, min = math.max, math.min
 local ipairs, pairs = ipairs, pairs
 local create = table.create
-local AFLOAT, DAMAGED, LOST, HOME = convoy.name.afloat, convoy.name.damaged, convoy.name.lost, convoy.name.home
-local USED = convoy.used
+local S = convoy.slot
+local SAILED, AFLOAT, DAMAGED, LOST, HOME, USED = S.sailed, S.afloat, S.damaged, S.lost, S.home, S.used
 -- An empty list to share: no allocation where nothing is offered or missing.
 local NONE = {}
 local tables, option_count
+-- The slots of the sheet's single boxes (set by `prepare`).
+local TURN, LENGTH, FRIENDLY, NEXT_TURN, INTERCEPTIONS, OPTIONS_USED, OPTION, OPTION_UNTIL, HALFWAY_DONE
 
 -- Before the data is compiled: the game sheet's starting values.
 function configure(data)
@@ -28,6 +31,9 @@ function prepare()
   tables = _ENV.tables
   option_count = #tables.options
   convoy.prepare()
+  TURN, LENGTH, FRIENDLY, NEXT_TURN = S.turn, S.length, S.friendly, S.next_turn
+  INTERCEPTIONS, OPTIONS_USED, OPTION, OPTION_UNTIL = S.interceptions, S.options_used, S.option, S.option_until
+  HALFWAY_DONE = S.halfway_done
 end
 
 -- "4", "4+2=6", "4-3=1 (read as 1)": a roll with its modifier, in words.
@@ -67,26 +73,26 @@ end
 function rules.convoy_composition()
   for _, row in ipairs(tables.composition) do
     local n = roll(row.dice, row.plural)
-    set(convoy.name.sailed[row.type], n)
-    set(AFLOAT[row.type], n)
+    sheet[SAILED[row.type]] = n
+    sheet[AFLOAT[row.type]] = n
   end
 end
 
 -- Length of journey: the number of turns to port.
 function rules.length_of_journey()
   local n = roll(tables.journey.length, "journey length")
-  set("length", n)
+  sheet[LENGTH] = n
 end
 
 -- Friendly waters: no contact (so no attack) for the first turns.
 function rules.friendly_waters()
   local n = roll(tables.journey.friendly_waters, "friendly waters")
-  set("friendly", n)
+  sheet[FRIENDLY] = n
 end
 
 -- Options: the ones that may be taken now (none while one is active).
 function rules.options_offered()
-  if var.option or var.options_used == option_count then
+  if sheet[OPTION] or sheet[OPTIONS_USED] == option_count then
     return NONE
   end
   -- (A counted loop: this runs most turns, and each step of `ipairs`
@@ -96,7 +102,7 @@ function rules.options_offered()
   local out = create(option_count + 1)
   for i = 1, #options do
     local row = options[i]
-    if not var[USED[row.id]] then
+    if not sheet[USED[row.id]] then
       out[#out + 1] = row.id
     end
   end
@@ -106,31 +112,32 @@ end
 -- Options: taking one, for its duration counting this turn.
 function rules.take_option(id)
   local row = convoy.option_row(id)
-  local turn = var.turn
+  local turn = sheet[TURN]
   local labels = convoy.rolls[id]
   local turns = roll(row.duration, labels.duration)
-  set(USED[id], turn)
-  add("options_used", 1)
-  set("option", id)
-  set("option_until", turn + turns - 1)
+  sheet[USED[id]] = turn
+  sheet[OPTIONS_USED] = sheet[OPTIONS_USED] + 1
+  sheet[OPTION] = id
+  sheet[OPTION_UNTIL] = turn + turns - 1
   logf("%s option for %d turn%s (through turn %d).", row.title, turns, turns == 1 and "" or "s",
     turn + turns - 1)
   convoy.note("%s option, %d turns", id, turns)
   if row.journey then
     local extra = roll(row.journey, labels.journey)
-    logf("The journey grows by %d turns to %d.", extra, add("length", extra))
+    sheet[LENGTH] = sheet[LENGTH] + extra
+    logf("The journey grows by %d turns to %d.", extra, sheet[LENGTH])
   end
 end
 
 -- Contact: one roll a turn, modified by last turn's result and the option.
 -- Returns the row read; its `next_turn` carries to the next turn's roll.
 function rules.contact(option)
-  local carried = var.next_turn
+  local carried = sheet[NEXT_TURN]
   local modifier = option and option.contact or 0
   local row, read, natural = on("contact", convoy.carried_from[carried], carried, option and option.id, modifier)
   local next_turn = row.next_turn or 0
   if next_turn ~= carried then
-    set("next_turn", next_turn)
+    sheet[NEXT_TURN] = next_turn
   end
   if narrating() then
     convoy.note("contact %s: %s", sum_text(natural, carried + modifier, read), row.result)
@@ -161,11 +168,11 @@ end
 -- Interception: the number of rolls the escort makes this turn.
 function rules.interception_rolls(option)
   local t = tables.interception
-  local rolls = t.rolls + t.per_carrier * var[AFLOAT.carrier]
+  local rolls = t.rolls + t.per_carrier * sheet[AFLOAT.carrier]
   local without = convoy.without
   for i = 1, #without do
     local type = without[i]
-    if var[AFLOAT[type]] == 0 then
+    if sheet[AFLOAT[type]] == 0 then
       rolls = rolls + t.without[type]
     end
   end
@@ -175,10 +182,10 @@ end
 -- Interception in words: "3 (2 aircraft carriers +2, no cruisers -1)".
 local function interception_text(option)
   local t = tables.interception
-  local carriers = var[AFLOAT.carrier]
+  local carriers = sheet[AFLOAT.carrier]
   local parts = { convoy.ships(carriers, "carrier"), t.per_carrier * carriers }
   for _, type in ipairs(convoy.without) do
-    if var[AFLOAT[type]] == 0 then
+    if sheet[AFLOAT[type]] == 0 then
       parts[#parts + 1] = "no " .. named(type, true)
       parts[#parts + 1] = t.without[type]
     end
@@ -215,7 +222,7 @@ function rules.interception(force, option)
     end
   end
   if intercepted > 0 then
-    add("interceptions", intercepted)
+    sheet[INTERCEPTIONS] = sheet[INTERCEPTIONS] + intercepted
   end
   return force, intercepted
 end
@@ -224,13 +231,13 @@ end
 function rules.target(option)
   local row = on("target", option and option.id, option and option.target)
   local type = row.type
-  if row.if_none and var[AFLOAT[type]] == 0 then
+  if row.if_none and sheet[AFLOAT[type]] == 0 then
     if narrating() then
       logf("No %s left: the hit counts against the %s.", named(type, true), named(row.if_none, true))
     end
     type = row.if_none
   end
-  if var[AFLOAT[type]] == 0 then
+  if sheet[AFLOAT[type]] == 0 then
     if narrating() then
       logf("No %s left: the hit falls on empty sea.", named(type, true))
     end
@@ -241,20 +248,21 @@ end
 
 -- One ship of a type sinks; a damaged one goes first.
 local function sink(type)
-  if var[DAMAGED[type]] > 0 then
-    add(DAMAGED[type], -1)
+  local damaged, afloat, lost = DAMAGED[type], AFLOAT[type], LOST[type]
+  if sheet[damaged] > 0 then
+    sheet[damaged] = sheet[damaged] - 1
   end
-  add(AFLOAT[type], -1)
-  add(LOST[type], 1)
+  sheet[afloat] = sheet[afloat] - 1
+  sheet[lost] = sheet[lost] + 1
 end
 
 -- Targets: a second "damaged" on a type with a damaged ship may sink it;
 -- otherwise another ship of that type is damaged, if one is undamaged.
 -- Returns what happened, in words, for the turn record.
 function rules.damage(type)
-  local damaged = var[DAMAGED[type]]
+  local damaged = sheet[DAMAGED[type]]
   if damaged == 0 then
-    add(DAMAGED[type], 1)
+    sheet[DAMAGED[type]] = 1
     if narrating() then
       logf("One %s is damaged.", named(type))
     end
@@ -269,11 +277,11 @@ function rules.damage(type)
     sink(type)
     return "sunk"
   end
-  if var[AFLOAT[type]] > damaged then
+  if sheet[AFLOAT[type]] > damaged then
     if narrating() then
       logf("Second damage roll %d: another %s is damaged.", face, named(type))
     end
-    add(DAMAGED[type], 1)
+    sheet[DAMAGED[type]] = damaged + 1
     return "damaged"
   end
   if narrating() then
@@ -326,8 +334,8 @@ end
 -- Covering force returns: halfway, each carrier may go home with an escort.
 function rules.covering_force_returns()
   local t = tables.covering_force
-  set("halfway_done", true)
-  local carriers = var[AFLOAT.carrier]
+  sheet[HALFWAY_DONE] = true
+  local carriers = sheet[AFLOAT.carrier]
   if carriers == 0 then
     log("Halfway: no carrier is left to go home.")
     convoy.note("halfway: no carrier left")
@@ -340,7 +348,7 @@ function rules.covering_force_returns()
       logf("Halfway: carrier %d goes home with %d warships.", i, escort)
       rules.send_home("carrier", 1)
       for _, type in ipairs(t.escort_from) do
-        local n = min(escort, var[AFLOAT[type]])
+        local n = min(escort, sheet[AFLOAT[type]])
         rules.send_home(type, n)
         escort = escort - n
       end
@@ -357,12 +365,12 @@ function rules.send_home(type, n)
   if n == 0 then
     return
   end
-  local damaged = min(n, var[DAMAGED[type]])
+  local damaged = min(n, sheet[DAMAGED[type]])
   if damaged > 0 then
-    add(DAMAGED[type], -damaged)
+    sheet[DAMAGED[type]] = sheet[DAMAGED[type]] - damaged
   end
-  add(AFLOAT[type], -n)
-  add(HOME[type], n)
+  sheet[AFLOAT[type]] = sheet[AFLOAT[type]] - n
+  sheet[HOME[type]] = sheet[HOME[type]] + n
 end
 
 -- Scoring: the total; when `itemized`, also its lines ({label, points})
@@ -373,7 +381,7 @@ function rules.score(itemized)
   local total = t.start
   local lines = itemized and { { "start", t.start } } or nil
   for _, type in ipairs(convoy.types) do
-    local lost, each = var[LOST[type]], t.lost[type] or 0
+    local lost, each = sheet[LOST[type]], t.lost[type] or 0
     if lost > 0 and each ~= 0 then
       total = total + lost * each
       if lines then
@@ -381,7 +389,7 @@ function rules.score(itemized)
       end
     end
   end
-  local intercepted = var.interceptions
+  local intercepted = sheet[INTERCEPTIONS]
   if intercepted > 0 then
     total = total + intercepted * t.interception
     if lines then
@@ -390,8 +398,8 @@ function rules.score(itemized)
   end
   for _, type in ipairs(convoy.types) do
     local penalty = rawget(t.all_lost, type)
-    local sailed = var[convoy.name.sailed[type]]
-    if penalty and sailed > 0 and var[LOST[type]] == sailed then
+    local sailed = sheet[SAILED[type]]
+    if penalty and sailed > 0 and sheet[LOST[type]] == sailed then
       total = total + penalty
       if lines then
         lines[#lines + 1] = { "all " .. named(type, true) .. " lost", penalty }
@@ -404,7 +412,7 @@ end
 -- A turn: friendly waters, or a contact roll and whatever it brings; the
 -- covering force's decision once half the journey is behind.
 function rules.play_turn(turn)
-  if turn <= var.friendly then
+  if turn <= sheet[FRIENDLY] then
     convoy.note("friendly waters")
   else
     local option = convoy.option_in_force()
@@ -413,20 +421,20 @@ function rules.play_turn(turn)
       rules.engagement(contact, option)
     end
   end
-  if turn >= (var.length + 1) // 2 and not var.halfway_done then
+  if turn >= (sheet[LENGTH] + 1) // 2 and not sheet[HALFWAY_DONE] then
     rules.covering_force_returns()
   end
 end
 
 -- The start of a turn: an option that has run its course ends.
 function rules.start_of_turn(turn)
-  local id = var.option
-  if id and turn > var.option_until then
-    set("option", nil)
+  local id = sheet[OPTION]
+  if id and turn > sheet[OPTION_UNTIL] then
+    sheet[OPTION] = nil
     logf("%s option ends.", convoy.option_row(id).title)
   end
   if narrating() then
-    logf("Turn %d of %d.", turn, var.length)
+    logf("Turn %d of %d.", turn, sheet[LENGTH])
   end
 end
 
@@ -457,8 +465,8 @@ phases.journey = {}
 -- taken ("no option" declines); then play turns until the next decision.
 -- The frame's step is the last turn whose options were offered.
 function phases.journey.run(frame)
-  local turn, offered = var.turn, frame.step
-  while turn <= var.length do
+  local turn, offered = sheet[TURN], frame.step
+  while turn <= sheet[LENGTH] do
     if offered < turn then
       rules.start_of_turn(turn)
       local choices = rules.options_offered()
@@ -470,7 +478,7 @@ function phases.journey.run(frame)
     end
     rules.play_turn(turn)
     turn = turn + 1
-    set("turn", turn)
+    sheet[TURN] = turn
   end
   rules.arrival()
   return nil

@@ -37,6 +37,33 @@ pub fn entry_size(name: &str, value: &Value) -> usize {
         }
 }
 
+/// Sets (or with `None` clears) `name` in `vars`, keeping `bytes`, the
+/// scripts' data, within `limit`; nothing changes if it would pass it.
+fn set_within(
+    vars: &mut Vars,
+    bytes: &mut usize,
+    name: &str,
+    value: Option<Value>,
+    limit: usize,
+) -> Result<(), String> {
+    match (vars.get_mut(name), value) {
+        (Some(slot), Some(v)) => {
+            charge(bytes, entry_size(name, &v), entry_size(name, slot), limit)?;
+            *slot = v;
+        }
+        (Some(slot), None) => {
+            charge(bytes, 0, entry_size(name, slot), limit)?;
+            vars.remove(name);
+        }
+        (None, Some(v)) => {
+            charge(bytes, entry_size(name, &v), 0, limit)?;
+            vars.insert_new(name, v);
+        }
+        (None, None) => {}
+    }
+    Ok(())
+}
+
 fn vars_size(vars: &Vars) -> usize {
     vars.iter_unordered().map(|(k, v)| entry_size(k, v)).sum()
 }
@@ -101,28 +128,27 @@ impl GameState {
             Scope::Frame(depth) => &mut self.stack[depth].ctx,
             Scope::Piece(_) => unreachable!("handled above"),
         };
-        match (vars.get_mut(name), value) {
-            (Some(slot), Some(v)) => {
-                charge(
-                    &mut bytes,
-                    entry_size(name, &v),
-                    entry_size(name, slot),
-                    limit,
-                )?;
-                *slot = v;
-            }
-            (Some(slot), None) => {
-                charge(&mut bytes, 0, entry_size(name, slot), limit)?;
-                vars.remove(name);
-            }
-            (None, Some(v)) => {
-                charge(&mut bytes, entry_size(name, &v), 0, limit)?;
-                vars.insert_new(name, v);
-            }
-            (None, None) => {}
-        }
+        set_within(vars, &mut bytes, name, value, limit)?;
         self.script_bytes = bytes;
         Ok(())
+    }
+
+    /// Sets game variables one after the other, each as
+    /// [`GameState::set_script_var`] sets one, under one new stamp (the
+    /// rules' sheet taken back after a call: `script::api::sheet`). Stops
+    /// at the first that the limit refuses; the ones before it are set.
+    pub fn set_game_vars<'a>(
+        &mut self,
+        changes: impl IntoIterator<Item = (&'a str, Option<Value>)>,
+        limit: usize,
+    ) -> Result<(), String> {
+        let mut bytes = self.script_bytes;
+        let vars = self.vars_mut();
+        let set = changes
+            .into_iter()
+            .try_for_each(|(name, value)| set_within(vars, &mut bytes, name, value, limit));
+        self.script_bytes = bytes;
+        set
     }
 
     /// Adds a piece a script made, within the piece and data limits.

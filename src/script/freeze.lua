@@ -24,8 +24,8 @@ local type, error, tostring, format = type, error, tostring, string.format
 local G = _G
 
 -- Each locked table's contents; each sealed table's snapshot, entry count
--- and path (for messages).
-local backing_of, snapshot, count, path_of = {}, {}, {}, {}
+-- and path (for messages); the tables that hold game state.
+local backing_of, snapshot, count, path_of, holds_state = {}, {}, {}, {}, {}
 
 local function refuse(t, k)
   local what = type(k) == "string" and format("%q", k) or tostring(k)
@@ -99,8 +99,15 @@ end
 -- Tables in `proxies` are the host's own empty tables whose hidden
 -- metatable does the reading and writing (`vars.game`): they are left as
 -- they are, with nothing behind them for `rawget`, `rawset` or `next`.
-local function freeze(root, name, locked, proxies)
-  local is_locked, seen = {}, { [backing_of] = true, [snapshot] = true, [count] = true, [path_of] = true }
+-- Tables in `state` hold game state that the host takes back after every
+-- call (`vars.sheet`): they stay writable, but not by `rawset`, which
+-- would pass their `__newindex` and add a key the host never takes back.
+local function freeze(root, name, locked, proxies, state)
+  local is_locked, seen = {}, { [backing_of] = true, [snapshot] = true, [count] = true, [path_of] = true,
+    [holds_state] = true }
+  for _, t in raw_next, state do
+    seen[t], holds_state[t] = true, true
+  end
   for _, t in raw_next, locked do
     is_locked[t] = true
   end
@@ -202,6 +209,9 @@ end
 function rawset(t, k, v)
   if backing_of[t] or snapshot[t] then
     refuse(t, k)
+  end
+  if holds_state[t] then
+    error("rawset cannot write vars.sheet: write a slot as sheet[slot] = value", 2)
   end
   return raw_set(t, k, v)
 end

@@ -41,9 +41,16 @@ impl Freezer {
 
     /// Makes `root` and everything reachable from it read-only: the
     /// `locked` tables strictly, the others sealed; the `proxies` stay as
-    /// the host made them, refusing `rawset`.
-    pub(crate) fn freeze(&self, root: &Table, locked: &Table, proxies: &Table) -> mlua::Result<()> {
-        self.freeze.call((root, "", locked, proxies))
+    /// the host made them, refusing `rawset`; the `state` tables stay
+    /// writable, except by `rawset`.
+    pub(crate) fn freeze(
+        &self,
+        root: &Table,
+        locked: &Table,
+        proxies: &Table,
+        state: &Table,
+    ) -> mlua::Result<()> {
+        self.freeze.call((root, "", locked, proxies, state))
     }
 
     /// Puts back every sealed table a script changed; describes the first

@@ -251,8 +251,13 @@ impl LuaRules {
                 .call(|_| hook.function.call::<()>(()))
                 .map_err(|e| fail(format!("the prepare() of {} failed: {e}", hook.owner)))?;
         }
+        self.api.vars_cache.sheet().close();
         self.sandbox
-            .freeze(&self.api.tables, &self.api.proxies)
+            .freeze(
+                &self.api.tables,
+                &self.api.proxies,
+                &[self.api.sheet.clone()],
+            )
             .map_err(|e| fail(format!("the package cannot be frozen after loading: {e}")))?;
         let named = self.find_named(game, place)?;
         self.named
@@ -367,12 +372,23 @@ impl LuaRules {
                 .map_err(|e| RulesError(format!("loading the game variables into Lua: {e}")))?;
             self.link.mirror().loaded(stamp, state.vars().len());
         }
-        let out = self
-            .link
-            .lend(state, frame, || self.sandbox.call(f))
-            .map_err(|e| RulesError(format!("{}: {e}", what())));
+        // The sheet is taken back in the same protected call, and settled
+        // into the state once it is no longer lent (see `sheet.rs`).
+        let mut taken = Ok(Vec::new());
+        let out = self.link.lend(state, frame, || {
+            self.sandbox.call(|lua| {
+                let out = f(lua);
+                taken = cache.sheet().take_back(lua)?;
+                out
+            })
+        });
+        let settled = cache.settle(&self.link, state, taken);
         cache.fit(state.vars());
-        out
+        match (out, settled) {
+            (Ok(out), Ok(())) => Ok(out),
+            (Err(e), _) => Err(RulesError(format!("{}: {e}", what()))),
+            (Ok(_), Err(e)) => Err(RulesError(format!("{}: {e}", what()))),
+        }
     }
 
     /// `rules.NAME`, if the package defines that optional function.

@@ -108,8 +108,14 @@ impl Sandbox {
     /// here on every call starts from the same script state. The globals,
     /// the standard libraries and the `api` tables refuse every write; the
     /// `proxies` (API tables whose metatable does the work) keep working and
-    /// refuse `rawset`.
-    pub fn freeze(&self, api: &[Table], proxies: &[Table]) -> Result<(), ScriptError> {
+    /// refuse `rawset`, and the `state` tables (game state that the host
+    /// takes back after each call) stay writable but refuse `rawset`.
+    pub fn freeze(
+        &self,
+        api: &[Table],
+        proxies: &[Table],
+        state: &[Table],
+    ) -> Result<(), ScriptError> {
         self.modules.close();
         self.call(|lua| {
             let globals = lua.globals();
@@ -120,9 +126,10 @@ impl Sandbox {
             locked.extend(api.iter().cloned());
             let locked = lua.create_sequence_from(locked)?;
             let proxies = lua.create_sequence_from(proxies.iter().cloned())?;
-            self.freezer.freeze(&globals, &locked, &proxies)?;
+            let state = lua.create_sequence_from(state.iter().cloned())?;
+            self.freezer.freeze(&globals, &locked, &proxies, &state)?;
             self.freezer
-                .freeze(self.modules.loaded(), &locked, &proxies)
+                .freeze(self.modules.loaded(), &locked, &proxies, &state)
         })
     }
 

@@ -2,8 +2,14 @@
 -- in force, and the turn record. Every value the game remembers lives in
 -- the kernel's variables (vars); this module only holds lookups derived
 -- from the data, built once by `prepare` before the package freezes.
+--
+-- The game sheet's boxes are laid out as slots of `vars.sheet` (see
+-- `M.slot`): the rules read and write them as a plain array, and the
+-- kernel takes the sheet back after every call, so the variables are
+-- still the kernel's (a save, `vars.get` and `vars.game` see them by name).
 local M = {}
 local var, set = vars.game, vars.set
+local sheet = vars.sheet
 local narrating = game.narrating
 
 M.PLAYER = "convoy"
@@ -16,6 +22,15 @@ local ships = {}
 -- "afloat_cargo" (ships still with the convoy, damaged ones included);
 -- `damaged`, `lost` (sunk), `home` (sent home with a carrier) and `sailed`.
 M.name = { sailed = {}, afloat = {}, damaged = {}, lost = {}, home = {} }
+
+-- The sheet's slots (made by `prepare`): `M.slot.afloat.cargo` is the slot
+-- of "afloat_cargo", `M.slot.used.decoy` that of "used_decoy", and
+-- `M.slot.turn` that of "turn"; likewise every other box of the sheet.
+M.slot = { sailed = {}, afloat = {}, damaged = {}, lost = {}, home = {}, used = {} }
+
+-- The boxes of the sheet that are not per ship type or per option.
+local BOXES = { "turn", "length", "friendly", "next_turn", "interceptions", "options_used", "option",
+  "option_until", "halfway_done" }
 
 -- The ship types whose loss costs interception rolls
 -- (`tables.interception.without`), in name order: a list is quicker to
@@ -87,6 +102,28 @@ function M.prepare()
     M.used[row.id] = "used_" .. row.id
     M.rolls[row.id] = { duration = row.title .. " duration", journey = row.title .. " adds turns" }
   end
+  local names = {}
+  for _, list in pairs { M.name.sailed, M.name.afloat, M.name.damaged, M.name.lost, M.name.home, M.used } do
+    for _, name in pairs(list) do
+      names[#names + 1] = name
+    end
+  end
+  for _, name in ipairs(BOXES) do
+    names[#names + 1] = name
+  end
+  table.sort(names)
+  local at = vars.slots(names)
+  for counter, list in pairs(M.name) do
+    for type, name in pairs(list) do
+      M.slot[counter][type] = at[name]
+    end
+  end
+  for id, name in pairs(M.used) do
+    M.slot.used[id] = at[name]
+  end
+  for _, name in ipairs(BOXES) do
+    M.slot[name] = at[name]
+  end
 end
 
 -- The composition row of a ship type.
@@ -96,7 +133,7 @@ end
 
 -- A ship type's counter ("afloat", "damaged", "lost", "home", "sailed").
 function M.count(counter, type)
-  return var[M.name[counter][type]] or 0
+  return sheet[M.slot[counter][type]] or 0
 end
 
 
@@ -108,7 +145,7 @@ end
 -- The option in force this turn, or nil. (The start of a turn ends an
 -- option that has run its course, so one that is set is in force.)
 function M.option_in_force()
-  local id = var.option
+  local id = sheet[M.slot.option]
   return id and options[id]
 end
 
@@ -118,7 +155,7 @@ end
 function M.note(fmt, ...)
   if narrating() then
     local text = string.format(fmt, ...)
-    local key = "turn_" .. var.turn
+    local key = "turn_" .. sheet[M.slot.turn]
     local old = var[key]
     set(key, old and (old .. "; " .. text) or text)
   end

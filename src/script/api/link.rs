@@ -245,8 +245,13 @@ impl Link {
 
     /// A native changed the game variable `name` (and the Lua side will
     /// mirror the new value): the mirror follows if it held the state's.
-    pub fn cache_follows(&self, before: u64, after: u64, name: &str) {
-        self.mirror().changed(before, after, name);
+    pub fn cache_follows<'a>(
+        &self,
+        before: u64,
+        after: u64,
+        names: impl IntoIterator<Item = &'a str>,
+    ) {
+        self.mirror().changed(before, after, names);
     }
 
     /// Marks the mirror stale while it is being changed; returns what

@@ -61,15 +61,23 @@ impl MirrorBook {
         self.room = count / 4;
     }
 
-    /// A script changed the variable `name`, which took the state's
+    /// A script changed the variables `names`, which took the state's
     /// variables from stamp `before` to `after`: the mirror follows if it
     /// held them.
-    pub fn changed(&mut self, before: u64, after: u64, name: &str) {
+    pub fn changed<'a>(
+        &mut self,
+        before: u64,
+        after: u64,
+        names: impl IntoIterator<Item = &'a str>,
+    ) {
         if self.holds != Some(before) {
             return;
         }
         self.holds = Some(after);
-        if self.loaded.is_some() {
+        for name in names {
+            if self.loaded.is_none() {
+                return;
+            }
             if self.ends.len() < self.room {
                 self.names.push_str(name);
                 self.ends.push(self.names.len());
@@ -77,6 +85,12 @@ impl MirrorBook {
                 self.loaded = None;
             }
         }
+    }
+
+    /// Forgets what the mirror holds: it is loaded afresh at the next call.
+    pub fn forget(&mut self) {
+        self.holds = None;
+        self.loaded = None;
     }
 
     /// The mirror is being changed: it holds nothing trustworthy until
@@ -101,11 +115,11 @@ mod tests {
         assert!(!book.holds(7));
         book.loaded(7, 40);
         assert!(book.holds(7));
-        book.changed(7, 8, "turn");
-        book.changed(8, 9, "score");
+        book.changed(7, 8, ["turn"]);
+        book.changed(8, 9, ["score"]);
         assert!(book.holds(9) && !book.holds(7));
         // A change to a state the mirror does not hold is not followed.
-        book.changed(3, 4, "other");
+        book.changed(3, 4, ["other"]);
         assert!(book.holds(9));
         assert!(book.start_over(7));
         assert!(!book.holds(9));
@@ -117,17 +131,17 @@ mod tests {
         let mut book = MirrorBook::default();
         book.loaded(1, 40);
         for stamp in 1..=11 {
-            book.changed(stamp, stamp + 1, "turn");
+            book.changed(stamp, stamp + 1, ["turn"]);
         }
         assert!(book.holds(12));
         assert!(!book.start_over(1));
         // Nor to a state it was not loaded from.
         book.loaded(30, 40);
-        book.changed(30, 31, "turn");
+        book.changed(30, 31, ["turn"]);
         assert!(!book.start_over(31));
         // With few variables, loading them is the way back.
         book.loaded(20, 3);
-        book.changed(20, 21, "turn");
+        book.changed(20, 21, ["turn"]);
         assert!(!book.start_over(20));
     }
 }

@@ -22,6 +22,7 @@ pub mod native;
 mod piece_filter;
 mod pieces;
 mod secret_roll;
+pub mod sheet;
 mod vars;
 pub mod vars_cache;
 
@@ -41,6 +42,9 @@ pub struct Api {
     /// API tables that read and write through their metatable
     /// (`vars.game`), for the freezer to leave as they are.
     pub proxies: Vec<Table>,
+    /// `vars.sheet`, which holds game state, not the package's: the
+    /// freezer leaves it writable (the host takes it back after each call).
+    pub sheet: Table,
 }
 
 use crate::kernel::board::SpaceId;
@@ -82,6 +86,7 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<Api> {
         narrate,
         tables,
         proxies: vec![game_vars],
+        sheet: vars_cache.sheet().table().clone(),
         vars_cache,
     })
 }

@@ -24,6 +24,8 @@ pub fn register(lua: &Lua, link: &Link) -> mlua::Result<(VarsCache, Table)> {
     t.raw_set("add", add)?;
     let game = cache.proxy(lua, link)?;
     t.raw_set("game", &game)?;
+    t.raw_set("sheet", cache.sheet().table())?;
+    t.raw_set("slots", cache.sheet().slots_function(lua)?)?;
     lua.globals().raw_set("vars", t)?;
     Ok((cache, game))
 }

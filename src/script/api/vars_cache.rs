@@ -18,6 +18,12 @@
 //! reuse the slot of a key set to nil, so a cleared table shrinks at the
 //! next new key and then grows again, name by name.
 //!
+//! A package may also lay out a sheet (`sheet.rs`): the names it lays out
+//! live in the sheet's slots, not in the mirror, and these functions reach
+//! them through their slot (upvalues 3 and 4), so every way of reading and
+//! writing a variable sees one value. A write to a laid-out name goes to
+//! its slot, and to the kernel when the call returns, with the sheet.
+//!
 //! These are the hottest functions of the API, so they skip the generic
 //! native machinery (`native.rs`): each reads its arguments once, checks
 //! them, and calls the kernel through [`guarded`], which has dropped every
@@ -27,14 +33,19 @@
 
 use super::link::Link;
 use super::native::{ApiError, guarded, link, raise, text, type_name};
+use super::sheet::{self, Sheet, Taken};
 use crate::kernel::script_data::Scope;
+use crate::kernel::state::GameState;
 use crate::kernel::value::{Value, Vars};
 use mlua::{Function, Lua, Table, Variadic, ffi};
 use std::cell::{Cell, RefCell};
 use std::ffi::{c_int, c_void};
 use std::fmt;
+use std::rc::Rc;
 
 const MIRROR: c_int = ffi::lua_upvalueindex(2);
+const SHEET: c_int = ffi::lua_upvalueindex(3);
+const SLOTS: c_int = ffi::lua_upvalueindex(4);
 
 /// The Lua-side mirror of the game variables, and `vars.game` over it.
 pub struct VarsCache {
@@ -45,6 +56,10 @@ pub struct VarsCache {
     meta: RefCell<Option<Table>>,
     /// The most variables a state lent so far has held: a new mirror's room.
     room: Cell<usize>,
+    sheet: Rc<Sheet>,
+    /// The metatable of a mirror while the sheet has slots: its `__index`
+    /// reads a laid-out name from the sheet, so `vars.game.turn` finds it.
+    mirror_meta: RefCell<Option<Table>>,
 }
 
 impl VarsCache {
@@ -54,7 +69,13 @@ impl VarsCache {
             holders: RefCell::new(Vec::new()),
             meta: RefCell::new(None),
             room: Cell::new(0),
+            sheet: Sheet::new(lua)?,
+            mirror_meta: RefCell::new(None),
         })
+    }
+
+    pub fn sheet(&self) -> &Rc<Sheet> {
+        &self.sheet
     }
 
     /// The mirrored `get`, `set` and `add`.
@@ -92,19 +113,26 @@ impl VarsCache {
         let proxy = lua.create_table()?;
         proxy.set_metatable(Some(meta.clone()))?;
         *self.meta.borrow_mut() = Some(meta);
+        let mirror_meta = lua.create_table()?;
+        mirror_meta.raw_set("__index", self.closure(lua, link, sheet_index)?)?;
+        *self.mirror_meta.borrow_mut() = Some(mirror_meta);
         Ok(proxy)
     }
 
     fn closure(&self, lua: &Lua, link: &Link, f: ffi::lua_CFunction) -> mlua::Result<Function> {
         let link = std::ptr::from_ref(link).cast_mut().cast::<c_void>();
-        // SAFETY: pushes the upvalues (the mirror is the argument) and
-        // makes the closure, the one value left on the stack.
+        // SAFETY: pushes the upvalues (the mirror, the sheet and its slots
+        // are the arguments) and makes the closure, the one value left.
         let closure: Function = unsafe {
-            lua.exec_raw(&*self.mirror.borrow(), |l| {
+            let args = (
+                &*self.mirror.borrow(),
+                self.sheet.table(),
+                self.sheet.slots(),
+            );
+            lua.exec_raw(args, |l| {
                 ffi::lua_pushlightuserdata(l, link);
-                ffi::lua_pushvalue(l, 1);
-                ffi::lua_pushcclosure(l, f, 2);
-                ffi::lua_replace(l, 1);
+                ffi::lua_rotate(l, 1, 1);
+                ffi::lua_pushcclosure(l, f, 4);
             })?
         };
         self.holders.borrow_mut().push(closure.clone());
@@ -118,10 +146,17 @@ impl VarsCache {
     pub fn load(&self, lua: &Lua, vars: &Vars) -> mlua::Result<()> {
         self.fit(vars);
         let fresh = lua.create_table_with_capacity(0, self.room.get())?;
+        let laid_out = self.sheet.len() > 0;
+        if laid_out {
+            fresh.set_metatable(self.mirror_meta.borrow().clone())?;
+        }
         let holders = Variadic::from_iter(self.holders.borrow().iter().cloned());
         let meta = self.meta.borrow().clone();
+        let (sheet, shadow) = (self.sheet.table(), self.sheet.shadow());
         // SAFETY: the new mirror is at 1, the proxy's metatable (or nil) at
-        // 2, and C closures made by `closure`, with two upvalues, above.
+        // 2, the sheet at 3, its shadow at 4, and C closures made by
+        // `closure`, with four upvalues, above. The sheet's names are read
+        // unguarded: they only change while the package loads.
         // Each name and value is stored raw; pushing text may raise (out of
         // memory): the walk over `vars` holds nothing that needs dropping,
         // and `exec_raw` turns the error into a Rust one. Then
@@ -131,11 +166,16 @@ impl VarsCache {
         // all: a new game loads its starting variables, and a bot weighing
         // moves makes the host load a copied state's for each move.)
         unsafe {
-            lua.exec_raw::<()>((&fresh, meta, holders), |l| {
+            lua.exec_raw::<()>((&fresh, meta, sheet, &*shadow, holders), |l| {
+                let arrays = self.sheet.arrays(l, 3, 4);
+                sheet::clear(l, arrays.as_ref(), 3, 4, self.sheet.len());
                 for (name, value) in vars.iter_unordered() {
-                    store(l, name, Some(value));
+                    match self.sheet.slot(name).filter(|_| laid_out) {
+                        Some(slot) => sheet::store(l, arrays.as_ref(), 3, 4, slot, Some(value)),
+                        None => store(l, name, Some(value)),
+                    }
                 }
-                for holder in 3..=ffi::lua_gettop(l) {
+                for holder in 5..=ffi::lua_gettop(l) {
                     ffi::lua_pushvalue(l, 1);
                     ffi::lua_setupvalue(l, holder, 2);
                 }
@@ -159,16 +199,46 @@ impl VarsCache {
         vars: &Vars,
         names: impl Iterator<Item = &'a str>,
     ) -> mlua::Result<()> {
-        // SAFETY: the mirror is at 1; as in `load`, nothing that needs
-        // dropping is alive while storing may raise.
+        let (sheet, shadow) = (self.sheet.table(), self.sheet.shadow());
+        // SAFETY: the mirror is at 1, the sheet at 3, its shadow at 4; as
+        // in `load`, nothing that needs dropping is alive while storing may
+        // raise.
         unsafe {
-            lua.exec_raw::<()>(&*self.mirror.borrow(), |l| {
+            lua.exec_raw::<()>((&*self.mirror.borrow(), mlua::Nil, sheet, &*shadow), |l| {
+                let arrays = self.sheet.arrays(l, 3, 4);
                 for name in names {
-                    store(l, name, vars.get(name));
+                    match self.sheet.slot(name) {
+                        Some(slot) => sheet::store(l, arrays.as_ref(), 3, 4, slot, vars.get(name)),
+                        None => store(l, name, vars.get(name)),
+                    }
                 }
                 ffi::lua_settop(l, 0);
             })
         }
+    }
+
+    /// Takes the sheet back after a call (see `sheet.rs`): every changed
+    /// slot is written into `state` as `vars.set` would write it, and the
+    /// mirror's book follows. On a value the kernel refuses, the sheet and
+    /// the mirror are loaded again from the state at the next call.
+    pub fn settle(&self, link: &Link, state: &mut GameState, taken: Taken) -> Result<(), String> {
+        let written = taken.and_then(|taken| {
+            if taken.is_empty() {
+                return Ok(());
+            }
+            let names = self.sheet.names();
+            let before = state.vars_stamp();
+            let changes = taken
+                .into_iter()
+                .map(|(slot, value)| (&*names[slot - 1], value));
+            let set = state.set_game_vars(changes.clone(), link.data_limit());
+            link.cache_follows(before, state.vars_stamp(), changes.map(|(name, _)| name));
+            set
+        });
+        if written.is_err() {
+            link.mirror().forget();
+        }
+        written
     }
 }
 
@@ -182,6 +252,18 @@ unsafe fn store(l: *mut ffi::lua_State, name: &str, value: Option<&Value>) {
     // SAFETY: guaranteed by the caller.
     unsafe {
         ffi::lua_pushlstring(l, name.as_ptr().cast(), name.len());
+        push_value(l, value);
+        ffi::lua_rawset(l, 1);
+    }
+}
+
+/// Pushes `value`, nil for none.
+///
+/// # Safety
+/// As [`store`].
+pub(super) unsafe fn push_value(l: *mut ffi::lua_State, value: Option<&Value>) {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
         match value {
             None => ffi::lua_pushnil(l),
             Some(Value::Bool(b)) => ffi::lua_pushboolean(l, c_int::from(*b)),
@@ -190,7 +272,6 @@ unsafe fn store(l: *mut ffi::lua_State, name: &str, value: Option<&Value>) {
                 ffi::lua_pushlstring(l, s.as_ptr().cast(), s.len());
             }
         }
-        ffi::lua_rawset(l, 1);
     }
 }
 
@@ -205,8 +286,42 @@ unsafe extern "C-unwind" fn cached_get(l: *mut ffi::lua_State) -> c_int {
         // checked names are ever stored, so a hit needs no check.
         if ffi::lua_rawget(l, MIRROR) == ffi::LUA_TNIL {
             check_name(l, "vars.get");
+            if let Some(slot) = slot_of(l) {
+                ffi::lua_rawgeti(l, SHEET, slot);
+            }
         }
         1
+    }
+}
+
+/// A mirror's `__index` while the sheet has slots (the mirror and the name
+/// on the stack): a laid-out name's value, from its slot.
+unsafe extern "C-unwind" fn sheet_index(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: as in `cached_get`.
+    unsafe {
+        ffi::lua_settop(l, 2);
+        ffi::lua_rotate(l, 1, -1);
+        ffi::lua_settop(l, 1);
+        match slot_of(l) {
+            Some(slot) => _ = ffi::lua_rawgeti(l, SHEET, slot),
+            None => ffi::lua_pushnil(l),
+        }
+        1
+    }
+}
+
+/// The slot of the name at 1, if the sheet lays it out.
+///
+/// # Safety
+/// `l` runs a closure made by `closure`, with room for a value.
+unsafe fn slot_of(l: *mut ffi::lua_State) -> Option<ffi::lua_Integer> {
+    // SAFETY: guaranteed by the caller; reading never raises.
+    unsafe {
+        ffi::lua_pushvalue(l, 1);
+        let slot = (ffi::lua_rawget(l, SLOTS) == ffi::LUA_TNUMBER)
+            .then(|| ffi::lua_tointegerx(l, -1, std::ptr::null_mut()));
+        ffi::lua_settop(l, -2);
+        slot
     }
 }
 
@@ -289,9 +404,15 @@ unsafe extern "C-unwind" fn cached_add(l: *mut ffi::lua_State) -> c_int {
             fail(l, "bad argument #2 to 'vars.add' (number expected)")
         }
         let n = whole(l, 2, "vars.add");
-        ffi::lua_pushvalue(l, 1);
         let mut is_int = 0;
-        let old = match ffi::lua_rawget(l, MIRROR) {
+        let found = match slot_of(l) {
+            Some(slot) => ffi::lua_rawgeti(l, SHEET, slot),
+            None => {
+                ffi::lua_pushvalue(l, 1);
+                ffi::lua_rawget(l, MIRROR)
+            }
+        };
+        let old = match found {
             ffi::LUA_TNIL => {
                 is_int = 1;
                 0
@@ -330,13 +451,20 @@ unsafe fn write(l: *mut ffi::lua_State, name: &str, value: Option<Value>) {
     // SAFETY: guaranteed by the caller; `value` is moved into the kernel
     // (or dropped) before anything may raise.
     unsafe {
+        if let Some(slot) = slot_of(l) {
+            // The sheet holds it until the call returns (see `sheet.rs`).
+            drop(value);
+            ffi::lua_rawseti(l, SHEET, slot);
+            ffi::lua_settop(l, 0);
+            return;
+        }
         let link = link(l);
         if guarded(link, "vars.set", || {
             link.with_state(|_, s| {
                 let before = s.vars_stamp();
                 s.set_script_var(Scope::Game, name, value, link.data_limit())
                     .map_err(ApiError)?;
-                link.cache_follows(before, s.vars_stamp(), name);
+                link.cache_follows(before, s.vars_stamp(), [name]);
                 Ok(())
             })
         }) {

@@ -1,0 +1,465 @@
+//! `vars.sheet` and `vars.slots`: game variables that the rules read and
+//! write as a plain Lua array, with no call into the host.
+//!
+//! Through `vars.game` and `vars.set`, every read is a metamethod and every
+//! write a call into the host that writes the kernel (some 140 and 880
+//! instructions: a solitaire journey made 336 reads and 100 writes, a third
+//! of its cost). A package that lays out a sheet (`vars.slots{...}`, in
+//! `prepare()`) gets a slot number for each of those variables and reads
+//! and writes `vars.sheet[slot]` as the VM reads any array.
+//!
+//! The kernel still holds every variable (DESIGN principle 1): when a call
+//! into the rules returns, the host takes the sheet back
+//! ([`Sheet::take_back`]). It compares the sheet with the shadow, its own
+//! array of what the kernel holds (`compare.rs`), checks each changed value
+//! as `vars.set` would, and writes it into the state. Saves, undo, clones,
+//! hashes and replays see the whole state whenever no rule runs, as before;
+//! only a value the kernel refuses is reported when the call returns, not
+//! at the line that wrote it. Before a call, the sheet holds the lent
+//! state's variables (`vars_cache.rs` loads it with the mirror).
+//!
+//! `vars.get`, `vars.set`, `vars.add` and `vars.game` reach a laid-out
+//! name through its slot, so both ways see one value.
+
+mod raw;
+
+use super::fail;
+use super::native::{ApiError, type_name};
+use crate::kernel::value::{NameHasher, Value};
+use mlua::{Lua, Table, ffi};
+pub use raw::Arrays;
+use raw::{Layout, Plain};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::ffi::{c_int, c_void};
+use std::hash::BuildHasherDefault;
+use std::rc::Rc;
+
+/// The sheet: its layout, the rules' array and the host's shadow.
+pub struct Sheet {
+    /// The rules' array. Rules keep it in upvalues, so it stays the same
+    /// table for the Lua state's life.
+    table: Table,
+    /// What the kernel held at the last load or take-back, slot by slot:
+    /// the host's own array, which no script sees. It keeps the strings it
+    /// holds alive, so a slot holding the same string object is unchanged.
+    shadow: RefCell<Table>,
+    /// The two tables' addresses, to read them in memory with no call
+    /// into Lua (a table never moves).
+    table_at: *const c_void,
+    shadow_at: Cell<*const c_void>,
+    /// Slot by name, for the `vars` functions (one raw read in C).
+    slots: Table,
+    /// The names, slot by slot (slot `i` holds `names[i - 1]`).
+    names: RefCell<Vec<Rc<str>>>,
+    slot_of: RefCell<HashMap<Rc<str>, usize, BuildHasherDefault<NameHasher>>>,
+    /// Until the package freezes, it may lay out more slots.
+    open: Cell<bool>,
+    layout: Layout,
+    /// The slots found changed by the last comparison (a buffer kept).
+    changed: RefCell<Vec<usize>>,
+}
+
+/// A value taken back from the sheet, or what is wrong with it.
+pub type Taken = Result<Vec<(usize, Option<Value>)>, String>;
+
+impl Sheet {
+    pub fn new(lua: &Lua) -> mlua::Result<Rc<Sheet>> {
+        let mut layout = None;
+        // SAFETY: the probe leaves the stack as it found it, and may only
+        // raise (out of memory) before it holds anything.
+        unsafe { lua.exec_raw::<()>((), |l| layout = Some(Layout::probe(l)))? };
+        let (table, shadow) = (lua.create_table()?, lua.create_table()?);
+        let sheet = Rc::new(Sheet {
+            table_at: table.to_pointer(),
+            shadow_at: Cell::new(shadow.to_pointer()),
+            table,
+            shadow: RefCell::new(shadow),
+            slots: lua.create_table()?,
+            names: RefCell::new(Vec::new()),
+            slot_of: RefCell::new(HashMap::default()),
+            open: Cell::new(true),
+            layout: layout.expect("the probe ran"),
+            changed: RefCell::new(Vec::new()),
+        });
+        let meta = lua.create_table()?;
+        meta.raw_set("__newindex", sheet.newindex(lua)?)?;
+        meta.raw_set("__metatable", false)?;
+        sheet.table.set_metatable(Some(meta))?;
+        Ok(sheet)
+    }
+
+    /// `vars.sheet`.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// The slot-by-name table the `vars` functions read.
+    pub fn slots(&self) -> &Table {
+        &self.slots
+    }
+
+    /// How many slots are laid out.
+    pub fn len(&self) -> usize {
+        self.names.borrow().len()
+    }
+
+    /// The slot of `name`, if it is laid out.
+    pub fn slot(&self, name: &str) -> Option<usize> {
+        self.slot_of.borrow().get(name).copied()
+    }
+
+    pub fn names(&self) -> std::cell::Ref<'_, Vec<Rc<str>>> {
+        self.names.borrow()
+    }
+
+    /// The names, with no guard to drop: for walks that Lua may cut short
+    /// (out of memory). Safe while the package cannot lay out slots, which
+    /// is whenever a game runs.
+    pub fn names_unguarded(&self) -> &[Rc<str>] {
+        // SAFETY: `lay_out`, the only writer, runs while the package loads,
+        // never during a walk of the names.
+        unsafe { self.names.try_borrow_unguarded() }.map_or(&[], |names| names)
+    }
+
+    /// The shadow (see the type).
+    pub fn shadow(&self) -> std::cell::Ref<'_, Table> {
+        self.shadow.borrow()
+    }
+
+    /// The package has frozen: no more slots.
+    pub fn close(&self) {
+        self.open.set(false);
+    }
+
+    /// Whether the sheet is read and written in memory (see `raw.rs`).
+    pub fn compares_memory(&self) -> bool {
+        self.layout.trusted()
+    }
+
+    /// `vars.slots{name, ...}`: lays out each name not laid out yet, in
+    /// order, and returns a table of the names' slots, which raises on a
+    /// name it does not hold (a typo would otherwise read slot nil).
+    pub fn slots_function(self: &Rc<Sheet>, lua: &Lua) -> mlua::Result<mlua::Function> {
+        let sheet = Rc::clone(self);
+        lua.create_function(move |lua, names: Table| {
+            if !sheet.open.get() {
+                return Err(fail(
+                    lua,
+                    ApiError::new(
+                        "vars.slots: the sheet is laid out while the package loads (call it in \
+                         prepare()); the package has frozen",
+                    ),
+                ));
+            }
+            let out = lua.create_table()?;
+            for (i, name) in names.sequence_values::<mlua::Value>().enumerate() {
+                let name = match name? {
+                    mlua::Value::String(s) => s.to_str()?.to_string(),
+                    other => {
+                        return Err(fail(
+                            lua,
+                            ApiError(format!(
+                                "vars.slots: item {} is a {}, not a variable's name",
+                                i + 1,
+                                other.type_name()
+                            )),
+                        ));
+                    }
+                };
+                let slot = sheet.lay_out(lua, &name)?;
+                out.raw_set(name, slot)?;
+            }
+            let strict = lua.create_table()?;
+            strict.raw_set(
+                "__index",
+                lua.create_function(|lua, (_, name): (mlua::Value, mlua::Value)| -> mlua::Result<()> {
+                    Err(fail(
+                        lua,
+                        ApiError(format!(
+                            "no slot for {}: vars.slots returns the slots of the names it was given",
+                            name.to_string().unwrap_or_else(|_| "that key".into())
+                        )),
+                    ))
+                })?,
+            )?;
+            out.set_metatable(Some(strict))?;
+            Ok(out)
+        })
+    }
+
+    /// The slot of `name`, laid out now if it is new: the sheet and the
+    /// shadow grow to hold it.
+    fn lay_out(&self, lua: &Lua, name: &str) -> mlua::Result<usize> {
+        if let Some(slot) = self.slot(name) {
+            return Ok(slot);
+        }
+        let name: Rc<str> = name.into();
+        let slot = self.len() + 1;
+        self.slots.raw_set(&*name, slot)?;
+        // Every slot holds a value until the first load (which gives each
+        // its state's value, nil included), so that Lua sizes the array
+        // part to hold them all: it counts only keys that hold a value.
+        // (Nothing shrinks it later: no other key can be added.)
+        self.table.raw_set(slot, false)?;
+        let shadow = lua.create_table_with_capacity(slot, 0)?;
+        self.shadow_at.set(shadow.to_pointer());
+        *self.shadow.borrow_mut() = shadow;
+        self.names.borrow_mut().push(Rc::clone(&name));
+        self.slot_of.borrow_mut().insert(name, slot);
+        Ok(slot)
+    }
+
+    /// The sheet's `__newindex`, for a slot that holds nil (a key the
+    /// table holds is written without it): a slot is stored; any other key
+    /// is refused, since a key the host does not take back would let a rule
+    /// remember something between calls.
+    fn newindex(self: &Rc<Sheet>, lua: &Lua) -> mlua::Result<mlua::Function> {
+        let sheet = Rc::as_ptr(self).cast_mut().cast::<c_void>();
+        // SAFETY: pushes the sheet's address and makes the closure; the Rc
+        // that owns the sheet lives as long as the API, which the state's
+        // functions cannot outlive (the sandbox drops them together).
+        unsafe {
+            lua.exec_raw((), |l| {
+                ffi::lua_pushlightuserdata(l, sheet);
+                ffi::lua_pushcclosure(l, sheet_newindex, 1);
+            })
+        }
+    }
+
+    /// Compares the sheet with the shadow and returns every changed slot
+    /// with its value checked as `vars.set` checks it (a whole float read
+    /// as the integer it equals, which both then hold); the shadow takes
+    /// the new values. `Err` names the first value the kernel cannot hold;
+    /// the caller then loads the sheet again from the state.
+    pub fn take_back(&self, lua: &Lua) -> mlua::Result<Taken> {
+        let n = self.len();
+        if n == 0 {
+            return Ok(Ok(Vec::new()));
+        }
+        let mut changed = self.changed.borrow_mut();
+        changed.clear();
+        // Mostly nothing has changed but plain values, which are read and
+        // stored in memory, with no call into Lua (see `raw.rs`).
+        // SAFETY: both tables are alive (held here), and no Lua runs while
+        // their arrays are read.
+        if let Some(arrays) = unsafe {
+            self.layout
+                .arrays_of(self.table_at, self.shadow_at.get(), n)
+        } {
+            // SAFETY: as above; the changed slots are in 1..=n.
+            unsafe {
+                arrays.differing(n, &mut changed);
+                if changed.iter().all(|&slot| arrays.read(slot).is_some()) {
+                    let taken = changed.iter().map(|&slot| {
+                        let plain = arrays.read(slot).expect("checked above");
+                        arrays.store(slot, plain, false);
+                        (slot, plain.value())
+                    });
+                    return Ok(Ok(taken.collect()));
+                }
+            }
+            changed.clear();
+        }
+        let mut taken = Ok(Vec::new());
+        // SAFETY: the sheet is at 1 and the shadow at 2. Nothing here
+        // raises: reads, stores into slots the arrays hold, an integer
+        // pushed; so the Rust values alive meanwhile are dropped normally.
+        unsafe {
+            lua.exec_raw::<()>((&self.table, &*self.shadow.borrow()), |l| {
+                let arrays = self.layout.arrays(l, 1, 2, n);
+                match &arrays {
+                    Some(arrays) => arrays.differing(n, &mut changed),
+                    None => raw::differing_by_api(l, 1, 2, n, &mut changed),
+                }
+                taken = self.take(l, arrays.as_ref(), &changed);
+                ffi::lua_settop(l, 0);
+            })?;
+        }
+        Ok(taken)
+    }
+
+    /// The values of the `changed` slots of the sheet at 1, checked; each
+    /// is stored in the shadow at 2 (and, normalized, in the sheet).
+    ///
+    /// # Safety
+    /// `l` is a running state with the sheet at 1, the shadow at 2 and
+    /// room for two values; `arrays` are theirs, if they can be read in
+    /// memory.
+    unsafe fn take(
+        &self,
+        l: *mut ffi::lua_State,
+        arrays: Option<&Arrays>,
+        changed: &[usize],
+    ) -> Taken {
+        let mut taken = Vec::with_capacity(changed.len());
+        for &slot in changed {
+            // SAFETY: guaranteed by the caller.
+            unsafe {
+                if let Some(plain) = arrays.and_then(|a| a.read(slot)) {
+                    arrays.expect("read from them").store(slot, plain, false);
+                    taken.push((slot, plain.value()));
+                    continue;
+                }
+                let at = slot as ffi::lua_Integer;
+                ffi::lua_rawgeti(l, 1, at);
+                let value = checked(l, -1).map_err(|what| {
+                    format!(
+                        "vars.sheet[{slot}] ('{}') holds {what}: game variables hold booleans, \
+                         whole numbers and UTF-8 strings",
+                        self.names_unguarded()[slot - 1]
+                    )
+                })?;
+                ffi::lua_pushvalue(l, -1);
+                ffi::lua_rawseti(l, 1, at);
+                ffi::lua_rawseti(l, 2, at);
+                taken.push((slot, value));
+            }
+        }
+        Ok(taken)
+    }
+
+    /// The sheet's and the shadow's arrays, if they can be read in memory.
+    ///
+    /// # Safety
+    /// As [`Layout::arrays`].
+    pub unsafe fn arrays(
+        &self,
+        l: *mut ffi::lua_State,
+        sheet: c_int,
+        shadow: c_int,
+    ) -> Option<Arrays> {
+        // SAFETY: guaranteed by the caller.
+        unsafe { self.layout.arrays(l, sheet, shadow, self.len()) }
+    }
+}
+
+/// Makes every slot of the sheet at `sheet` and the shadow at `shadow`
+/// nil, before a load stores the state's values.
+///
+/// # Safety
+/// `l` is a running state with room for a value; `arrays`, if any, are
+/// those tables' and good.
+pub unsafe fn clear(
+    l: *mut ffi::lua_State,
+    arrays: Option<&Arrays>,
+    sheet: c_int,
+    shadow: c_int,
+    n: usize,
+) {
+    for slot in 1..=n {
+        // SAFETY: guaranteed by the caller.
+        unsafe { store(l, arrays, sheet, shadow, slot, None) }
+    }
+}
+
+/// Stores `value` (nil for none) in `slot` of the sheet at `sheet` and of
+/// the shadow at `shadow`: in memory when it is plain, else through Lua.
+///
+/// # Safety
+/// As [`clear`]; pushing text may raise (out of memory), so the caller
+/// holds nothing that needs dropping.
+pub unsafe fn store(
+    l: *mut ffi::lua_State,
+    arrays: Option<&Arrays>,
+    sheet: c_int,
+    shadow: c_int,
+    slot: usize,
+    value: Option<&Value>,
+) {
+    let plain = match value {
+        None => Some(Plain::Nil),
+        Some(Value::Bool(b)) => Some(Plain::Bool(*b)),
+        Some(Value::Int(i)) => Some(Plain::Int(*i)),
+        Some(Value::Str(_)) => None,
+    };
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        if let (Some(arrays), Some(plain)) = (arrays, plain) {
+            arrays.store(slot, plain, true);
+            return;
+        }
+        super::vars_cache::push_value(l, value);
+        ffi::lua_pushvalue(l, -1);
+        ffi::lua_rawseti(l, sheet, slot as ffi::lua_Integer);
+        ffi::lua_rawseti(l, shadow, slot as ffi::lua_Integer);
+    }
+}
+
+/// The value at `i`, as the kernel holds it; a whole float is replaced on
+/// the stack by its integer.
+///
+/// # Safety
+/// `i` is a valid index of the running state.
+unsafe fn checked(l: *mut ffi::lua_State, i: c_int) -> Result<Option<Value>, String> {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        match ffi::lua_type(l, i) {
+            ffi::LUA_TNIL => Ok(None),
+            ffi::LUA_TBOOLEAN => Ok(Some(Value::Bool(ffi::lua_toboolean(l, i) != 0))),
+            ffi::LUA_TNUMBER => {
+                let mut whole = 0;
+                let n = ffi::lua_tointegerx(l, i, &mut whole);
+                if whole == 0 {
+                    return Err(format!(
+                        "the fraction {}",
+                        ffi::lua_tonumberx(l, i, std::ptr::null_mut())
+                    ));
+                }
+                if ffi::lua_isinteger(l, i) == 0 {
+                    ffi::lua_pushinteger(l, n);
+                    ffi::lua_replace(l, i);
+                }
+                Ok(Some(Value::Int(n)))
+            }
+            ffi::LUA_TSTRING => match super::native::text(l, i) {
+                Some(t) => Ok(Some(Value::Str(t.to_string()))),
+                None => Err("text that is not UTF-8".into()),
+            },
+            other => Err(format!("a {}", type_name(other))),
+        }
+    }
+}
+
+/// The sheet's `__newindex` (the table, the key and the value on the
+/// stack): stores a laid-out slot; raises for any other key.
+unsafe extern "C-unwind" fn sheet_newindex(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: `l` runs the closure made by `Sheet::newindex`, whose
+    // upvalue is the sheet's address; the message is on Lua's stack before
+    // the raise, so no Rust value is alive then.
+    unsafe {
+        let sheet = &*ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)).cast::<Sheet>();
+        ffi::lua_settop(l, 3);
+        let mut is_int = 0;
+        let slot = ffi::lua_tointegerx(l, 2, &mut is_int);
+        if is_int != 0 && ffi::lua_isinteger(l, 2) != 0 && slot >= 1 && slot as usize <= sheet.len()
+        {
+            ffi::lua_rawset(l, 1);
+            return 0;
+        }
+        ffi::luaL_where(l, 1);
+        let message = format!(
+            "vars.sheet has slots 1 to {}: a {} key is not one of them (write a slot that \
+             vars.slots gave: sheet[slot.turn] = 1)",
+            sheet.len(),
+            type_name(ffi::lua_type(l, 2))
+        );
+        ffi::lua_pushlstring(l, message.as_ptr().cast(), message.len());
+        drop(message);
+        ffi::lua_concat(l, 2);
+        ffi::lua_error(l)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Sheet;
+
+    #[test]
+    fn the_vendored_lua_is_read_in_memory() {
+        // If this fails, Lua's layout changed (see `raw.rs`): the sheet
+        // still works through the API, only slower.
+        let lua = mlua::Lua::new();
+        assert!(Sheet::new(&lua).unwrap().compares_memory());
+    }
+}

@@ -1,0 +1,260 @@
+//! The sheet and its shadow read and written in memory, as Lua 5.4 lays
+//! out a table's array part.
+//!
+//! A take-back runs after every call into the rules, and most slots have
+//! not changed: through Lua's API, comparing a slot costs two `lua_rawgeti`,
+//! a `lua_rawequal` and a pop (some 80 instructions; a solitaire journey
+//! has 38 slots and 14 calls), and reading or storing a value some 150,
+//! where the work itself is a load or a store. So the two arrays are read
+//! as `lobject.h` lays them out (`Table`, `TValue`), and plain values (nil,
+//! booleans, integers) are read and stored there too; strings and floats
+//! go through the API, which keeps the collector's books. The layout is
+//! the vendored Lua's, pinned by Cargo.lock; the host checks it on a table
+//! it builds through the API before trusting it ([`Layout::probe`]) and
+//! uses the API for everything if the check fails, so another Lua costs
+//! speed, never correctness (and a test that expects the check to pass
+//! says so).
+
+use mlua::ffi;
+use std::ffi::{c_int, c_uint, c_void};
+
+/// Lua 5.4's `TValue`: a value and its type tag.
+#[repr(C)]
+struct TValue {
+    value: u64,
+    tag: u8,
+}
+
+/// The head of Lua 5.4's `Table`, up to its array part.
+#[repr(C)]
+struct TableHead {
+    next: *mut c_void,
+    tt: u8,
+    marked: u8,
+    flags: u8,
+    lsizenode: u8,
+    /// At most the array part's size (its exact size, or a bound below it
+    /// that `#` left): slots up to it are in the array.
+    alimit: c_uint,
+    array: *mut TValue,
+}
+
+/// Type tags (`lobject.h`): the type in the low four bits, the variant
+/// above. Nil has three variants, which all read as nil; a boolean's value
+/// is its variant.
+const TYPE_BITS: u8 = 0x0f;
+const NIL: u8 = 0x00;
+const FALSE: u8 = 0x01;
+const TRUE: u8 = 0x11;
+const INTEGER: u8 = 0x03;
+const FLOAT: u8 = 0x13;
+
+/// A value that needs no help from the collector to be stored.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub(super) enum Plain {
+    Nil,
+    Bool(bool),
+    Int(i64),
+}
+
+impl Plain {
+    pub(super) fn value(self) -> Option<crate::kernel::value::Value> {
+        use crate::kernel::value::Value;
+        match self {
+            Plain::Nil => None,
+            Plain::Bool(b) => Some(Value::Bool(b)),
+            Plain::Int(i) => Some(Value::Int(i)),
+        }
+    }
+
+    fn tagged(self) -> (u8, u64) {
+        match self {
+            Plain::Nil => (NIL, 0),
+            Plain::Bool(b) => (if b { TRUE } else { FALSE }, 0),
+            Plain::Int(i) => (INTEGER, i as u64),
+        }
+    }
+}
+
+/// Whether the memory layout above is the running Lua's.
+#[derive(Clone, Copy)]
+pub(super) struct Layout {
+    trusted: bool,
+}
+
+/// The array parts of the sheet and the shadow, when both can be read in
+/// memory for slots 1 to `n`.
+pub struct Arrays {
+    sheet: *mut TValue,
+    shadow: *mut TValue,
+}
+
+impl Layout {
+    /// Builds a table through the API and reads it back from memory: the
+    /// layout is trusted only if every slot reads as it was written.
+    ///
+    /// # Safety
+    /// `l` is a running state with room for three values; it may raise
+    /// (out of memory) with nothing to drop.
+    pub(super) unsafe fn probe(l: *mut ffi::lua_State) -> Layout {
+        // SAFETY: guaranteed by the caller; the table stays on the stack
+        // while its memory is read.
+        unsafe {
+            ffi::lua_createtable(l, 5, 0);
+            ffi::lua_pushinteger(l, -7);
+            ffi::lua_rawseti(l, -2, 1);
+            ffi::lua_pushboolean(l, 1);
+            ffi::lua_rawseti(l, -2, 2);
+            ffi::lua_pushboolean(l, 0);
+            ffi::lua_rawseti(l, -2, 3);
+            ffi::lua_pushnumber(l, 2.5);
+            ffi::lua_rawseti(l, -2, 5);
+            let head = &*ffi::lua_topointer(l, -1).cast::<TableHead>();
+            let trusted = head.alimit == 5 && {
+                let slot = |i: usize| &*head.array.add(i);
+                let tags = [0, 1, 2, 3, 4].map(|i| slot(i).tag);
+                tags == [INTEGER, TRUE, FALSE, tags[3], FLOAT]
+                    && tags[3] & TYPE_BITS == NIL
+                    && slot(0).value == -7i64 as u64
+                    && slot(4).value == 2.5f64.to_bits()
+            };
+            ffi::lua_settop(l, -2);
+            Layout { trusted }
+        }
+    }
+
+    /// Whether the layout is trusted (for the test that expects it).
+    pub(super) fn trusted(self) -> bool {
+        self.trusted
+    }
+
+    /// The array parts of the tables at `sheet` and `shadow`, if the layout
+    /// is trusted and both hold slots 1 to `n` in their arrays.
+    ///
+    /// # Safety
+    /// `sheet` and `shadow` are indices of tables of the running state `l`;
+    /// the pointers are good until Lua resizes either table.
+    pub(super) unsafe fn arrays(
+        self,
+        l: *mut ffi::lua_State,
+        sheet: c_int,
+        shadow: c_int,
+        n: usize,
+    ) -> Option<Arrays> {
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            self.arrays_of(
+                ffi::lua_topointer(l, sheet),
+                ffi::lua_topointer(l, shadow),
+                n,
+            )
+        }
+    }
+
+    /// As [`Layout::arrays`], for the tables at `sheet` and `shadow` (as
+    /// `lua_topointer` gives them: a table never moves).
+    ///
+    /// # Safety
+    /// Both are live tables of a state that runs no Lua while the arrays
+    /// are used.
+    pub(super) unsafe fn arrays_of(
+        self,
+        sheet: *const c_void,
+        shadow: *const c_void,
+        n: usize,
+    ) -> Option<Arrays> {
+        if !self.trusted {
+            return None;
+        }
+        // SAFETY: guaranteed by the caller.
+        let (a, b) = unsafe { (&*sheet.cast::<TableHead>(), &*shadow.cast::<TableHead>()) };
+        (a.alimit as usize >= n && b.alimit as usize >= n).then_some(Arrays {
+            sheet: a.array,
+            shadow: b.array,
+        })
+    }
+}
+
+impl Arrays {
+    /// Pushes onto `out` every slot in 1..=`n` whose value differs between
+    /// the sheet and the shadow (nils of every variant equal).
+    ///
+    /// # Safety
+    /// From [`Layout::arrays`] with this `n`, and Lua has not run since.
+    pub(super) unsafe fn differing(&self, n: usize, out: &mut Vec<usize>) {
+        for i in 0..n {
+            // SAFETY: guaranteed by the caller.
+            let (x, y) = unsafe { (&*self.sheet.add(i), &*self.shadow.add(i)) };
+            let same = if x.tag & TYPE_BITS == NIL {
+                y.tag & TYPE_BITS == NIL
+            } else {
+                x.tag == y.tag && (x.tag & TYPE_BITS == FALSE || x.value == y.value)
+            };
+            if !same {
+                out.push(i + 1);
+            }
+        }
+    }
+
+    /// The sheet's `slot`, if it holds a plain value.
+    ///
+    /// # Safety
+    /// As [`Arrays::differing`], with `slot` in 1..=n.
+    pub(super) unsafe fn read(&self, slot: usize) -> Option<Plain> {
+        // SAFETY: guaranteed by the caller.
+        let x = unsafe { &*self.sheet.add(slot - 1) };
+        match x.tag {
+            INTEGER => Some(Plain::Int(x.value as i64)),
+            TRUE => Some(Plain::Bool(true)),
+            FALSE => Some(Plain::Bool(false)),
+            tag if tag & TYPE_BITS == NIL => Some(Plain::Nil),
+            _ => None,
+        }
+    }
+
+    /// Stores a plain value in `slot` of the shadow, and of the sheet too
+    /// when `both`. (A plain value holds no object, so the collector needs
+    /// no word of it.)
+    ///
+    /// # Safety
+    /// As [`Arrays::read`].
+    pub(super) unsafe fn store(&self, slot: usize, value: Plain, both: bool) {
+        let (tag, bits) = value.tagged();
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            let y = &mut *self.shadow.add(slot - 1);
+            (y.tag, y.value) = (tag, bits);
+            if both {
+                let x = &mut *self.sheet.add(slot - 1);
+                (x.tag, x.value) = (tag, bits);
+            }
+        }
+    }
+}
+
+/// Pushes onto `out` every slot in 1..=`n` whose value differs between the
+/// tables at `a` and `b`, through the API (raw equality).
+///
+/// # Safety
+/// `l` is a running state with room for two values; `a` and `b` are
+/// absolute indices of tables.
+pub(super) unsafe fn differing_by_api(
+    l: *mut ffi::lua_State,
+    a: c_int,
+    b: c_int,
+    n: usize,
+    out: &mut Vec<usize>,
+) {
+    for i in 1..=n {
+        let slot = i as ffi::lua_Integer;
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            ffi::lua_rawgeti(l, a, slot);
+            ffi::lua_rawgeti(l, b, slot);
+            if ffi::lua_rawequal(l, -1, -2) == 0 {
+                out.push(i);
+            }
+            ffi::lua_settop(l, -3);
+        }
+    }
+}
