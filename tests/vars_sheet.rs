@@ -4,6 +4,7 @@
 //! value, and what the kernel cannot hold must be refused, as with
 //! `vars.set`.
 
+#[allow(dead_code)]
 mod common;
 
 use portolan::kernel::action::Action;
