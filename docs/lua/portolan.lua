@@ -380,6 +380,19 @@ vars = {}
 ---@type table<string, portolan.value>
 vars.game = {}
 
+---The game sheet: the variables laid out by vars.slots, by slot, read
+---and written as a plain array (taken back into the game state when the
+---rule function returns).
+---@type table<integer, portolan.value>
+vars.sheet = {}
+
+---Lays out each name not laid out yet (only while the package loads) and
+---returns the names' slots: `local at = vars.slots { "turn" }`, then
+---`vars.sheet[at.turn]`.
+---@param names string[]
+---@return table<string, integer>
+function vars.slots(names) end
+
 ---@param name string
 ---@return portolan.value?
 function vars.get(name) end

@@ -361,15 +361,22 @@ impl LuaRules {
         let stamp = state.vars_stamp();
         if !self.link.mirror().holds(stamp) {
             let back = self.link.mirror().start_over(stamp);
-            self.sandbox
-                .call(|lua| {
-                    if back {
-                        cache.put_back(lua, state.vars(), self.link.mirror().way_back())
-                    } else {
-                        cache.load(lua, state.vars())
-                    }
-                })
-                .map_err(|e| RulesError(format!("loading the game variables into Lua: {e}")))?;
+            let filled = !back && self.link.mirror().empty() && cache.fill_sheet(state.vars());
+            if !filled {
+                let empty = self
+                    .sandbox
+                    .call(|lua| {
+                        if back {
+                            let stored =
+                                cache.put_back(lua, state.vars(), self.link.mirror().way_back())?;
+                            Ok(self.link.mirror().empty() && !stored)
+                        } else {
+                            cache.load(lua, state.vars())
+                        }
+                    })
+                    .map_err(|e| RulesError(format!("loading the game variables into Lua: {e}")))?;
+                self.link.mirror().set_empty(empty);
+            }
             self.link.mirror().loaded(stamp, state.vars().len());
         }
         // The sheet is taken back in the same protected call, and settled

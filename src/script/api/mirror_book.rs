@@ -24,6 +24,11 @@ pub struct MirrorBook {
     names: String,
     ends: Vec<usize>,
     room: usize,
+    /// Whether the mirror holds no name: every variable the state lent
+    /// last holds is on the sheet, and no script has stored one since. A
+    /// new state whose variables are all on the sheet then needs only the
+    /// sheet filled, not a new mirror (see `VarsCache::fill_sheet`).
+    empty: bool,
 }
 
 impl MirrorBook {
@@ -95,9 +100,20 @@ impl MirrorBook {
 
     /// The mirror is being changed: it holds nothing trustworthy until
     /// [`MirrorBook::resume`] is given what this returns. (Plain data, so
-    /// that an error raised meanwhile skips no destructor.)
+    /// that an error raised meanwhile skips no destructor.) A name is
+    /// stored in it, so it is no longer empty.
     pub fn suspend(&mut self) -> Option<u64> {
+        self.empty = false;
         self.holds.take()
+    }
+
+    /// Whether the mirror holds no name (see the field).
+    pub fn empty(&self) -> bool {
+        self.empty
+    }
+
+    pub fn set_empty(&mut self, empty: bool) {
+        self.empty = empty;
     }
 
     pub fn resume(&mut self, holds: Option<u64>) {

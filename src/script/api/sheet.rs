@@ -319,6 +319,14 @@ impl Sheet {
         Ok(taken)
     }
 
+    /// The sheet's and the shadow's arrays, if they can be read in memory,
+    /// found with no call into Lua.
+    pub fn arrays_now(&self) -> Option<Arrays> {
+        // SAFETY: both tables are alive (held here); the caller runs no Lua
+        // while it uses the arrays.
+        unsafe { self.layout.arrays_of(self.table_at, self.shadow_at.get(), self.len()) }
+    }
+
     /// The sheet's and the shadow's arrays, if they can be read in memory.
     ///
     /// # Safety

@@ -143,8 +143,40 @@ impl VarsCache {
     /// points at it, so running out of memory there changes nothing; then
     /// every holder is pointed at it. (Should that fail half way, the host
     /// forgets the mirror, and the next call loads it again.)
-    pub fn load(&self, lua: &Lua, vars: &Vars) -> mlua::Result<()> {
+    /// Makes the mirror hold `vars` with no call into Lua, when it can: the
+    /// mirror holds no name (`MirrorBook::empty`, the caller's to check),
+    /// every variable is on the sheet with a plain value, and the sheet is
+    /// read in memory. A solitaire journey's new game then costs a fill of
+    /// the sheet, not a new mirror. Returns whether it could.
+    pub fn fill_sheet(&self, vars: &Vars) -> bool {
+        let sheet = &self.sheet;
+        let Some(arrays) = sheet.arrays_now() else {
+            return false;
+        };
+        let plain = |(name, value): (&str, &Value)| {
+            sheet.slot(name).is_some() && !matches!(value, Value::Str(_))
+        };
+        if !vars.iter_unordered().all(plain) {
+            return false;
+        }
         self.fit(vars);
+        // SAFETY: no Lua runs while the arrays are written; every value is
+        // plain, so no call into Lua is needed.
+        unsafe {
+            sheet::clear(std::ptr::null_mut(), Some(&arrays), 0, 0, sheet.len());
+            for (name, value) in vars.iter_unordered() {
+                let slot = sheet.slot(name).expect("checked above");
+                sheet::store(std::ptr::null_mut(), Some(&arrays), 0, 0, slot, Some(value));
+            }
+        }
+        true
+    }
+
+    /// Makes the mirror hold `vars`: see the type. Returns whether the new
+    /// mirror holds no name (every variable is on the sheet).
+    pub fn load(&self, lua: &Lua, vars: &Vars) -> mlua::Result<bool> {
+        self.fit(vars);
+        let mut empty = true;
         let fresh = lua.create_table_with_capacity(0, self.room.get())?;
         let laid_out = self.sheet.len() > 0;
         if laid_out {
@@ -172,7 +204,10 @@ impl VarsCache {
                 for (name, value) in vars.iter_unordered() {
                     match self.sheet.slot(name).filter(|_| laid_out) {
                         Some(slot) => sheet::store(l, arrays.as_ref(), 3, 4, slot, Some(value)),
-                        None => store(l, name, Some(value)),
+                        None => {
+                            empty = false;
+                            store(l, name, Some(value));
+                        }
                     }
                 }
                 for holder in 5..=ffi::lua_gettop(l) {
@@ -187,18 +222,20 @@ impl VarsCache {
             })?
         };
         *self.mirror.borrow_mut() = fresh;
-        Ok(())
+        Ok(empty)
     }
 
     /// Makes the mirror hold `vars` again by the `names` changed since it
     /// held them (see `mirror_book.rs`). Should it fail half way (out of
-    /// memory), the host loads it at the next call.
+    /// memory), the host loads it at the next call. Returns whether it
+    /// stored a name in the mirror (one not on the sheet).
     pub fn put_back<'a>(
         &self,
         lua: &Lua,
         vars: &Vars,
         names: impl Iterator<Item = &'a str>,
-    ) -> mlua::Result<()> {
+    ) -> mlua::Result<bool> {
+        let mut stored = false;
         let (sheet, shadow) = (self.sheet.table(), self.sheet.shadow());
         // SAFETY: the mirror is at 1, the sheet at 3, its shadow at 4; as
         // in `load`, nothing that needs dropping is alive while storing may
@@ -209,12 +246,16 @@ impl VarsCache {
                 for name in names {
                     match self.sheet.slot(name) {
                         Some(slot) => sheet::store(l, arrays.as_ref(), 3, 4, slot, vars.get(name)),
-                        None => store(l, name, vars.get(name)),
+                        None => {
+                            stored = true;
+                            store(l, name, vars.get(name));
+                        }
                     }
                 }
                 ffi::lua_settop(l, 0);
-            })
+            })?;
         }
+        Ok(stored)
     }
 
     /// Takes the sheet back after a call (see `sheet.rs`): every changed
