@@ -153,20 +153,20 @@ impl VarsCache {
         let Some(arrays) = sheet.arrays_now() else {
             return false;
         };
-        let plain = |(name, value): (&str, &Value)| {
-            sheet.slot(name).is_some() && !matches!(value, Value::Str(_))
-        };
-        if !vars.iter_unordered().all(plain) {
-            return false;
-        }
         self.fit(vars);
-        // SAFETY: no Lua runs while the arrays are written; every value is
-        // plain, so no call into Lua is needed.
+        // SAFETY: no Lua runs while the arrays are written, and only plain
+        // values are stored, which need no call into Lua. A variable that
+        // is not plain or not on the sheet stops the fill half way; the
+        // load that follows then stores every slot again.
         unsafe {
             sheet::clear(std::ptr::null_mut(), Some(&arrays), 0, 0, sheet.len());
             for (name, value) in vars.iter_unordered() {
-                let slot = sheet.slot(name).expect("checked above");
-                sheet::store(std::ptr::null_mut(), Some(&arrays), 0, 0, slot, Some(value));
+                match sheet.slot(name) {
+                    Some(slot) if !matches!(value, Value::Str(_)) => {
+                        sheet::store(std::ptr::null_mut(), Some(&arrays), 0, 0, slot, Some(value));
+                    }
+                    _ => return false,
+                }
             }
         }
         true
