@@ -256,7 +256,7 @@ impl LuaRules {
             .freeze(
                 &self.api.tables,
                 &self.api.proxies,
-                &[self.api.sheet.clone()],
+                std::slice::from_ref(self.api.vars_cache.sheet().table()),
             )
             .map_err(|e| fail(format!("the package cannot be frozen after loading: {e}")))?;
         let named = self.find_named(game, place)?;

@@ -42,9 +42,6 @@ pub struct Api {
     /// API tables that read and write through their metatable
     /// (`vars.game`), for the freezer to leave as they are.
     pub proxies: Vec<Table>,
-    /// `vars.sheet`, which holds game state, not the package's: the
-    /// freezer leaves it writable (the host takes it back after each call).
-    pub sheet: Table,
 }
 
 use crate::kernel::board::SpaceId;
@@ -86,7 +83,6 @@ pub fn register(lua: &Lua, link: &Rc<Link>) -> mlua::Result<Api> {
         narrate,
         tables,
         proxies: vec![game_vars],
-        sheet: vars_cache.sheet().table().clone(),
         vars_cache,
     })
 }

@@ -100,7 +100,7 @@ impl Sheet {
     }
 
     /// How many slots are laid out.
-    pub fn len(&self) -> usize {
+    pub fn slot_count(&self) -> usize {
         self.names.borrow().len()
     }
 
@@ -195,7 +195,7 @@ impl Sheet {
             return Ok(slot);
         }
         let name: Rc<str> = name.into();
-        let slot = self.len() + 1;
+        let slot = self.slot_count() + 1;
         self.slots.raw_set(&*name, slot)?;
         // Every slot holds a value until the first load (which gives each
         // its state's value, nil included), so that Lua sizes the array
@@ -233,7 +233,7 @@ impl Sheet {
     /// the new values. `Err` names the first value the kernel cannot hold;
     /// the caller then loads the sheet again from the state.
     pub fn take_back(&self, lua: &Lua) -> mlua::Result<Taken> {
-        let n = self.len();
+        let n = self.slot_count();
         if n == 0 {
             return Ok(Ok(Vec::new()));
         }
@@ -324,7 +324,10 @@ impl Sheet {
     pub fn arrays_now(&self) -> Option<Arrays> {
         // SAFETY: both tables are alive (held here); the caller runs no Lua
         // while it uses the arrays.
-        unsafe { self.layout.arrays_of(self.table_at, self.shadow_at.get(), self.len()) }
+        unsafe {
+            self.layout
+                .arrays_of(self.table_at, self.shadow_at.get(), self.slot_count())
+        }
     }
 
     /// The sheet's and the shadow's arrays, if they can be read in memory.
@@ -338,7 +341,7 @@ impl Sheet {
         shadow: c_int,
     ) -> Option<Arrays> {
         // SAFETY: guaranteed by the caller.
-        unsafe { self.layout.arrays(l, sheet, shadow, self.len()) }
+        unsafe { self.layout.arrays(l, sheet, shadow, self.slot_count()) }
     }
 }
 
@@ -440,7 +443,10 @@ unsafe extern "C-unwind" fn sheet_newindex(l: *mut ffi::lua_State) -> c_int {
         ffi::lua_settop(l, 3);
         let mut is_int = 0;
         let slot = ffi::lua_tointegerx(l, 2, &mut is_int);
-        if is_int != 0 && ffi::lua_isinteger(l, 2) != 0 && slot >= 1 && slot as usize <= sheet.len()
+        if is_int != 0
+            && ffi::lua_isinteger(l, 2) != 0
+            && slot >= 1
+            && slot as usize <= sheet.slot_count()
         {
             ffi::lua_rawset(l, 1);
             return 0;
@@ -449,7 +455,7 @@ unsafe extern "C-unwind" fn sheet_newindex(l: *mut ffi::lua_State) -> c_int {
         let message = format!(
             "vars.sheet has slots 1 to {}: a {} key is not one of them (write a slot that \
              vars.slots gave: sheet[slot.turn] = 1)",
-            sheet.len(),
+            sheet.slot_count(),
             type_name(ffi::lua_type(l, 2))
         );
         ffi::lua_pushlstring(l, message.as_ptr().cast(), message.len());

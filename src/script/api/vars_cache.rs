@@ -159,7 +159,13 @@ impl VarsCache {
         // is not plain or not on the sheet stops the fill half way; the
         // load that follows then stores every slot again.
         unsafe {
-            sheet::clear(std::ptr::null_mut(), Some(&arrays), 0, 0, sheet.len());
+            sheet::clear(
+                std::ptr::null_mut(),
+                Some(&arrays),
+                0,
+                0,
+                sheet.slot_count(),
+            );
             for (name, value) in vars.iter_unordered() {
                 match sheet.slot(name) {
                     Some(slot) if !matches!(value, Value::Str(_)) => {
@@ -178,7 +184,7 @@ impl VarsCache {
         self.fit(vars);
         let mut empty = true;
         let fresh = lua.create_table_with_capacity(0, self.room.get())?;
-        let laid_out = self.sheet.len() > 0;
+        let laid_out = self.sheet.slot_count() > 0;
         if laid_out {
             fresh.set_metatable(self.mirror_meta.borrow().clone())?;
         }
@@ -200,7 +206,7 @@ impl VarsCache {
         unsafe {
             lua.exec_raw::<()>((&fresh, meta, sheet, &*shadow, holders), |l| {
                 let arrays = self.sheet.arrays(l, 3, 4);
-                sheet::clear(l, arrays.as_ref(), 3, 4, self.sheet.len());
+                sheet::clear(l, arrays.as_ref(), 3, 4, self.sheet.slot_count());
                 for (name, value) in vars.iter_unordered() {
                     match self.sheet.slot(name).filter(|_| laid_out) {
                         Some(slot) => sheet::store(l, arrays.as_ref(), 3, 4, slot, Some(value)),
