@@ -380,8 +380,10 @@ impl LuaRules {
             self.link.mirror().loaded(stamp, state.vars().len());
         }
         // The sheet is taken back in the same protected call, and settled
-        // into the state once it is no longer lent (see `sheet.rs`).
-        let mut taken = Ok(Vec::new());
+        // into the state once it is no longer lent (see `sheet.rs`); if
+        // the take-back itself fails (the budget ran out), the sheet is
+        // loaded again from the state at the next call.
+        let mut taken = Err("the sheet was not taken back".to_string());
         let out = self.link.lend(state, frame, || {
             self.sandbox.call(|lua| {
                 let out = f(lua);

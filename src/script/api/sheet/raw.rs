@@ -48,6 +48,9 @@ const FALSE: u8 = 0x01;
 const TRUE: u8 = 0x11;
 const INTEGER: u8 = 0x03;
 const FLOAT: u8 = 0x13;
+/// A table's tag in its header (type 5; the collectable bit is only in a
+/// value's tag).
+const TABLE: u8 = 0x05;
 
 /// A value that needs no help from the collector to be stored.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -110,7 +113,8 @@ impl Layout {
             ffi::lua_pushnumber(l, 2.5);
             ffi::lua_rawseti(l, -2, 5);
             let head = &*ffi::lua_topointer(l, -1).cast::<TableHead>();
-            let trusted = head.alimit == 5 && {
+            // The array is only read if the head reads as a table's.
+            let trusted = head.tt == TABLE && head.alimit == 5 && {
                 let slot = |i: usize| &*head.array.add(i);
                 let tags = [0, 1, 2, 3, 4].map(|i| slot(i).tag);
                 tags == [INTEGER, TRUE, FALSE, tags[3], FLOAT]
