@@ -383,11 +383,11 @@ impl LuaRules {
         // into the state once it is no longer lent (see `sheet.rs`); if
         // the take-back itself fails (the budget ran out), the sheet is
         // loaded again from the state at the next call.
-        let mut taken = Err("the sheet was not taken back".to_string());
+        let mut taken = None;
         let out = self.link.lend(state, frame, || {
             self.sandbox.call(|lua| {
                 let out = f(lua);
-                taken = cache.sheet().take_back(lua)?;
+                taken = Some(cache.sheet().take_back(lua)?);
                 out
             })
         });

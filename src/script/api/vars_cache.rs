@@ -268,18 +268,27 @@ impl VarsCache {
     /// slot is written into `state` as `vars.set` would write it, and the
     /// mirror's book follows. On a value the kernel refuses, the sheet and
     /// the mirror are loaded again from the state at the next call.
-    pub fn settle(&self, link: &Link, state: &mut GameState, taken: Taken) -> Result<(), String> {
-        let written = taken.and_then(|taken| {
+    ///
+    /// `None` is a take-back that failed (the budget ran out during it).
+    pub fn settle(
+        &self,
+        link: &Link,
+        state: &mut GameState,
+        taken: Option<Taken>,
+    ) -> Result<(), String> {
+        let taken = taken.unwrap_or_else(|| Err("the rules' sheet could not be taken back".into()));
+        let written = taken.and_then(|mut taken| {
             if taken.is_empty() {
                 return Ok(());
             }
             let names = self.sheet.names();
             let before = state.vars_stamp();
             let changes = taken
-                .into_iter()
-                .map(|(slot, value)| (&*names[slot - 1], value));
-            let set = state.set_game_vars(changes.clone(), link.data_limit());
-            link.cache_follows(before, state.vars_stamp(), changes.map(|(name, _)| name));
+                .iter_mut()
+                .map(|(slot, value)| (&*names[*slot - 1], value.take()));
+            let set = state.set_game_vars(changes, link.data_limit());
+            let changed = taken.iter().map(|(slot, _)| &*names[*slot - 1]);
+            link.cache_follows(before, state.vars_stamp(), changed);
             set
         });
         if written.is_err() {
