@@ -119,7 +119,7 @@ fn every_way_of_reading_and_writing_a_laid_out_variable_sees_one_value() {
 fn a_value_the_kernel_cannot_hold_is_refused_when_the_call_returns() {
     for (value, wanted) in [
         ("{}", "vars.sheet[1] ('count') holds a table"),
-        ("1.5", "holds the fraction 1.5"),
+        ("1.5", "holds 1.5, not a whole number"),
         ("print", "holds a function"),
     ] {
         let (_dir, engine) = package(
@@ -147,9 +147,15 @@ fn the_sheet_refuses_keys_it_has_no_slot_for_and_rawset() {
     for (code, wanted) in [
         (
             "sheet.extra = 1",
-            "vars.sheet has slots 1 to 3: a string key",
+            "vars.sheet has slots 1 to 3: 'extra' is not one of them",
         ),
-        ("sheet[4] = 1", "vars.sheet has slots 1 to 3: a number key"),
+        (
+            "sheet[4] = 1",
+            "vars.sheet has slots 1 to 3: 4 is not one of them",
+        ),
+        ("local n = #sheet", "vars.sheet has no length"),
+        ("table.insert(sheet, 1)", "vars.sheet has no length"),
+        ("local n = rawlen(sheet)", "vars.sheet has no length"),
         ("rawset(sheet, 1, 2)", "rawset cannot write vars.sheet"),
         ("setmetatable(sheet, nil)", "protected metatable"),
         (
@@ -170,6 +176,16 @@ fn the_sheet_refuses_keys_it_has_no_slot_for_and_rawset() {
 }
 
 #[test]
+fn the_sheet_holds_no_game_while_the_package_loads() {
+    let (_dir, engine) = package(
+        "assert(vars.get('count') == nil)\n\
+         assert(not pcall(vars.set, 'count', 1), 'no game is lent to write')",
+        "",
+    );
+    engine.new_game(1).unwrap();
+}
+
+#[test]
 fn laying_out_names_the_wrong_things_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("sheet-probe");
@@ -182,7 +198,18 @@ fn laying_out_names_the_wrong_things_is_refused() {
     )
     .unwrap();
     let err = common::load_error(&root.to_string_lossy());
-    assert!(err.contains("vars.slots: item 2 is a integer"), "{err}");
+    std::fs::write(
+        root.join("rules.lua"),
+        "rawset(vars.sheet, 'memo', {})\nfunction prepare() vars.slots { 'a' } end\n\
+         phases.play = {}\nfunction phases.play.run() return nil end\n",
+    )
+    .unwrap();
+    let memo = common::load_error(&root.to_string_lossy());
+    assert!(memo.contains("vars.sheet holds the key memo"), "{memo}");
+    assert!(
+        err.contains("vars.slots: item 2 is not a variable's name: names are strings, not integer"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -217,9 +244,9 @@ fn what_the_sheet_holds_counts_against_the_kernels_data_limit() {
     let mut refused = state.clone();
     let err = go(&engine, &mut refused).unwrap_err();
     assert!(err.contains("would take more than"), "{err}");
-    // The writes before the refused one stand.
-    let kept = (1..=20).filter(|i| var(&refused, &format!("big{i}")).is_some());
-    assert!((1..20).contains(&kept.count()));
+    assert!(err.contains("('big10' grew the most)"), "{err}");
+    // None of the sheet's values is kept: the limit applies to them all.
+    assert!((1..=20).all(|i| var(&refused, &format!("big{i}")).is_none()));
     // The next call on the state before it starts from what that state
     // holds, not from what the refused call left in the sheet.
     state

@@ -10,6 +10,7 @@
 use crate::kernel::piece::{Piece, PieceId, PlayerId};
 use crate::kernel::state::{Frame, GameState};
 use crate::kernel::value::{Value, Vars};
+use std::rc::Rc;
 
 /// Bookkeeping that a map entry costs besides its name and text.
 const ENTRY: usize = 32;
@@ -62,6 +63,28 @@ fn set_within(
         (None, None) => {}
     }
     Ok(())
+}
+
+/// Swaps `value` with the variable `name` of `vars` (`None`: unset),
+/// keeping `bytes`, the scripts' data, up to date; returns by how many
+/// bytes the variable grew.
+fn swap_var(vars: &mut Vars, bytes: &mut usize, name: &str, value: &mut Option<Value>) -> usize {
+    let new = value.take();
+    let new_size = new.as_ref().map_or(0, |v| entry_size(name, v));
+    let old = match new {
+        None => vars.remove(name),
+        Some(v) => match vars.get_mut(name) {
+            Some(slot) => Some(std::mem::replace(slot, v)),
+            None => {
+                vars.insert_new(name, v);
+                None
+            }
+        },
+    };
+    let old_size = old.as_ref().map_or(0, |v| entry_size(name, v));
+    *bytes = (*bytes + new_size).saturating_sub(old_size);
+    *value = old;
+    new_size.saturating_sub(old_size)
 }
 
 fn vars_size(vars: &Vars) -> usize {
@@ -133,22 +156,42 @@ impl GameState {
         Ok(())
     }
 
-    /// Sets game variables one after the other, each as
-    /// [`GameState::set_script_var`] sets one, under one new stamp (the
-    /// rules' sheet taken back after a call: `script::api::sheet`). Stops
-    /// at the first that the limit refuses; the ones before it are set.
-    pub fn set_game_vars<'a>(
+    /// Sets game variables all at once (`None` clears one), under one new
+    /// stamp: the rules' sheet taken back after a call
+    /// (`script::api::sheet`). Each value is swapped with the variable's
+    /// old one. The data limit applies to the result, as to the writes of
+    /// a rule that made them one by one in the best order (one that
+    /// shrinks pays for one that grows); past it, every old value is put
+    /// back and the error names the variable that grew the most.
+    pub fn set_game_vars(
         &mut self,
-        changes: impl IntoIterator<Item = (&'a str, Option<Value>)>,
+        changes: &mut [(Rc<str>, Option<Value>)],
         limit: usize,
     ) -> Result<(), String> {
-        let mut bytes = self.script_bytes;
+        let before = self.script_bytes;
+        let mut bytes = before;
         let vars = self.vars_mut();
-        let set = changes
-            .into_iter()
-            .try_for_each(|(name, value)| set_within(vars, &mut bytes, name, value, limit));
+        let mut most = (0, "");
+        for (name, value) in changes.iter_mut() {
+            let grew = swap_var(vars, &mut bytes, name, value);
+            if grew > most.0 {
+                most = (grew, name);
+            }
+        }
+        if bytes > before && bytes > limit {
+            let name = most.1.to_string();
+            for (name, value) in changes.iter_mut().rev() {
+                swap_var(vars, &mut bytes, name, value);
+            }
+            return Err(format!(
+                "the values taken back from vars.sheet ('{name}' grew the most) would take more \
+                 than {} KiB of the game state for the rules' variables, pieces and frames (a \
+                 variable growing without bound?)",
+                limit / 1024
+            ));
+        }
         self.script_bytes = bytes;
-        set
+        Ok(())
     }
 
     /// Adds a piece a script made, within the piece and data limits.

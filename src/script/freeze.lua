@@ -217,6 +217,9 @@ function rawset(t, k, v)
 end
 
 function rawlen(v)
+  if holds_state[v] then
+    error("vars.sheet has no length (its slots may hold nil): walk the slots vars.slots gave", 2)
+  end
   return raw_len(backing_of[v] or v)
 end
 

@@ -251,7 +251,9 @@ impl LuaRules {
                 .call(|_| hook.function.call::<()>(()))
                 .map_err(|e| fail(format!("the prepare() of {} failed: {e}", hook.owner)))?;
         }
-        self.api.vars_cache.sheet().close();
+        self.sandbox
+            .call(|lua| self.api.vars_cache.sheet().close(lua))
+            .map_err(|e| fail(format!("the package cannot be frozen after loading: {e}")))?;
         self.sandbox
             .freeze(
                 &self.api.tables,
@@ -287,22 +289,22 @@ impl LuaRules {
                     let f = lua
                         .globals()
                         .get::<Table>("rules")?
-                        .get::<Option<Function>>(name.as_str())?;
+                        .raw_get::<Option<Function>>(name.as_str())?;
                     Ok(f.map(|f| named.rules.insert(name.clone(), f)).is_some())
                 }
                 ScriptRef::Phase { name, index, .. } => {
                     let t = lua
                         .globals()
                         .get::<Table>("phases")?
-                        .get::<Option<Table>>(name.as_str())?;
+                        .raw_get::<Option<Table>>(name.as_str())?;
                     let run = t
                         .as_ref()
-                        .map(|t| t.get::<Option<Function>>("run"))
+                        .map(|t| t.raw_get::<Option<Function>>("run"))
                         .transpose()?
                         .flatten();
                     let choose = t
                         .as_ref()
-                        .map(|t| t.get::<Option<Function>>("choose"))
+                        .map(|t| t.raw_get::<Option<Function>>("choose"))
                         .transpose()?
                         .flatten();
                     Ok(run
@@ -381,7 +383,7 @@ impl LuaRules {
         }
         // The sheet is taken back in the same protected call, and settled
         // into the state once it is no longer lent (see `sheet.rs`); if
-        // the take-back itself fails (the budget ran out), the sheet is
+        // the take-back itself fails (Lua out of memory), the sheet is
         // loaded again from the state at the next call.
         let mut taken = None;
         let out = self.link.lend(state, frame, || {
@@ -404,9 +406,11 @@ impl LuaRules {
     fn rules_function(&self, name: &str) -> Option<Function> {
         self.sandbox
             .call(|lua| {
+                // Raw: a metatable of the rules' could otherwise run Lua
+                // outside any call that lends a state.
                 lua.globals()
                     .get::<Table>("rules")?
-                    .get::<Option<Function>>(name)
+                    .raw_get::<Option<Function>>(name)
             })
             .ok()
             .flatten()

@@ -163,6 +163,11 @@ impl Link {
         f()
     }
 
+    /// Whether a state is lent (a rule function is running).
+    pub fn lent(&self) -> bool {
+        !self.state.get().is_null()
+    }
+
     /// Runs `f` on the definition and the lent state. `f` must not call Lua.
     pub fn with_state<R>(
         &self,

@@ -61,7 +61,7 @@ pub struct Sheet {
 }
 
 /// A value taken back from the sheet, or what is wrong with it.
-pub type Taken = Result<Vec<(usize, Option<Value>)>, String>;
+pub type Taken = Result<Vec<(Rc<str>, Option<Value>)>, String>;
 
 impl Sheet {
     pub fn new(lua: &Lua) -> mlua::Result<Rc<Sheet>> {
@@ -69,6 +69,10 @@ impl Sheet {
         // SAFETY: the probe leaves the stack as it found it, and may only
         // raise (out of memory) before it holds anything.
         unsafe { lua.exec_raw::<()>((), |l| layout = Some(Layout::probe(l)))? };
+        Sheet::with_layout(lua, layout.expect("the probe ran"))
+    }
+
+    fn with_layout(lua: &Lua, layout: Layout) -> mlua::Result<Rc<Sheet>> {
         let (table, shadow) = (lua.create_table()?, lua.create_table()?);
         let sheet = Rc::new(Sheet {
             table_at: table.to_pointer(),
@@ -79,11 +83,23 @@ impl Sheet {
             names: RefCell::new(Vec::new()),
             slot_of: RefCell::new(HashMap::default()),
             open: Cell::new(true),
-            layout: layout.expect("the probe ran"),
+            layout,
             changed: RefCell::new(Vec::new()),
         });
         let meta = lua.create_table()?;
         meta.raw_set("__newindex", sheet.newindex(lua)?)?;
+        meta.raw_set(
+            "__len",
+            lua.create_function(|lua, ()| -> mlua::Result<()> {
+                Err(fail(
+                    lua,
+                    ApiError::new(
+                        "vars.sheet has no length (its slots may hold nil): walk the slots \
+                         vars.slots gave",
+                    ),
+                ))
+            })?,
+        )?;
         meta.raw_set("__metatable", false)?;
         sheet.table.set_metatable(Some(meta))?;
         Ok(sheet)
@@ -127,13 +143,38 @@ impl Sheet {
         self.shadow.borrow()
     }
 
-    /// The package has frozen: no more slots.
-    pub fn close(&self) {
+    /// The package is about to freeze: no more slots. The sheet must hold
+    /// its slots and nothing else (a key put in with `rawset` while the
+    /// package loaded would be a place to keep something between calls
+    /// that the host never takes back); the shadow is made, with room for
+    /// every slot.
+    pub fn close(&self, lua: &Lua) -> mlua::Result<()> {
         self.open.set(false);
+        let n = self.slot_count();
+        for pair in self.table.pairs::<mlua::Value, mlua::Value>() {
+            let (key, _) = pair?;
+            let slot = match key {
+                mlua::Value::Integer(i) => usize::try_from(i).ok(),
+                _ => None,
+            };
+            if !slot.is_some_and(|s| (1..=n).contains(&s)) {
+                return Err(mlua::Error::runtime(format!(
+                    "vars.sheet holds the key {} when the package has loaded: the sheet holds \
+                     only the slots vars.slots lays out (keep other values in game variables)",
+                    key.to_string()
+                        .unwrap_or_else(|_| key.type_name().to_string())
+                )));
+            }
+        }
+        let shadow = lua.create_table_with_capacity(n, 0)?;
+        self.shadow_at.set(shadow.to_pointer());
+        *self.shadow.borrow_mut() = shadow;
+        Ok(())
     }
 
     /// Whether the sheet is read and written in memory (see `raw.rs`).
-    pub fn compares_memory(&self) -> bool {
+    #[cfg(test)]
+    fn compares_memory(&self) -> bool {
         self.layout.trusted()
     }
 
@@ -160,14 +201,15 @@ impl Sheet {
                         return Err(fail(
                             lua,
                             ApiError(format!(
-                                "vars.slots: item {} is a {}, not a variable's name",
+                                "vars.slots: item {} is not a variable's name: names are \
+                                 strings, not {}",
                                 i + 1,
                                 other.type_name()
                             )),
                         ));
                     }
                 };
-                let slot = sheet.lay_out(lua, &name)?;
+                let slot = sheet.lay_out(&name)?;
                 out.raw_set(name, slot)?;
             }
             let strict = lua.create_table()?;
@@ -190,7 +232,7 @@ impl Sheet {
 
     /// The slot of `name`, laid out now if it is new: the sheet and the
     /// shadow grow to hold it.
-    fn lay_out(&self, lua: &Lua, name: &str) -> mlua::Result<usize> {
+    fn lay_out(&self, name: &str) -> mlua::Result<usize> {
         if let Some(slot) = self.slot(name) {
             return Ok(slot);
         }
@@ -202,9 +244,6 @@ impl Sheet {
         // part to hold them all: it counts only keys that hold a value.
         // (Nothing shrinks it later: no other key can be added.)
         self.table.raw_set(slot, false)?;
-        let shadow = lua.create_table_with_capacity(slot, 0)?;
-        self.shadow_at.set(shadow.to_pointer());
-        *self.shadow.borrow_mut() = shadow;
         self.names.borrow_mut().push(Rc::clone(&name));
         self.slot_of.borrow_mut().insert(name, slot);
         Ok(slot)
@@ -254,7 +293,7 @@ impl Sheet {
                     let taken = changed.iter().map(|&slot| {
                         let plain = arrays.read(slot).expect("checked above");
                         arrays.store(slot, plain, false);
-                        (slot, plain.value())
+                        (Rc::clone(&self.names_unguarded()[slot - 1]), plain.value())
                     });
                     return Ok(Ok(taken.collect()));
                 }
@@ -298,7 +337,7 @@ impl Sheet {
             unsafe {
                 if let Some(plain) = arrays.and_then(|a| a.read(slot)) {
                     arrays.expect("read from them").store(slot, plain, false);
-                    taken.push((slot, plain.value()));
+                    taken.push((Rc::clone(&self.names_unguarded()[slot - 1]), plain.value()));
                     continue;
                 }
                 let at = slot as ffi::lua_Integer;
@@ -313,7 +352,7 @@ impl Sheet {
                 ffi::lua_pushvalue(l, -1);
                 ffi::lua_rawseti(l, 1, at);
                 ffi::lua_rawseti(l, 2, at);
-                taken.push((slot, value));
+                taken.push((Rc::clone(&self.names_unguarded()[slot - 1]), value));
             }
         }
         Ok(taken)
@@ -412,10 +451,8 @@ unsafe fn checked(l: *mut ffi::lua_State, i: c_int) -> Result<Option<Value>, Str
                 let mut whole = 0;
                 let n = ffi::lua_tointegerx(l, i, &mut whole);
                 if whole == 0 {
-                    return Err(format!(
-                        "the fraction {}",
-                        ffi::lua_tonumberx(l, i, std::ptr::null_mut())
-                    ));
+                    let x = ffi::lua_tonumberx(l, i, std::ptr::null_mut());
+                    return Err(format!("{x}, not a whole number"));
                 }
                 if ffi::lua_isinteger(l, i) == 0 {
                     ffi::lua_pushinteger(l, n);
@@ -441,23 +478,32 @@ unsafe extern "C-unwind" fn sheet_newindex(l: *mut ffi::lua_State) -> c_int {
     unsafe {
         let sheet = &*ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)).cast::<Sheet>();
         ffi::lua_settop(l, 3);
-        let mut is_int = 0;
-        let slot = ffi::lua_tointegerx(l, 2, &mut is_int);
-        if is_int != 0
-            && ffi::lua_isinteger(l, 2) != 0
-            && slot >= 1
-            && slot as usize <= sheet.slot_count()
-        {
+        let n = sheet.slot_count();
+        let mut whole = 0;
+        let slot = ffi::lua_tointegerx(l, 2, &mut whole);
+        // A whole float key is the integer it equals, as for any table.
+        let number = ffi::lua_type(l, 2) == ffi::LUA_TNUMBER && whole != 0;
+        if number && slot >= 1 && slot as usize <= n {
             ffi::lua_rawset(l, 1);
             return 0;
         }
         ffi::luaL_where(l, 1);
-        let message = format!(
-            "vars.sheet has slots 1 to {}: a {} key is not one of them (write a slot that \
-             vars.slots gave: sheet[slot.turn] = 1)",
-            sheet.slot_count(),
-            type_name(ffi::lua_type(l, 2))
-        );
+        let key = match ffi::lua_type(l, 2) {
+            ffi::LUA_TNUMBER if number => slot.to_string(),
+            ffi::LUA_TSTRING => format!("'{}'", super::native::text(l, 2).unwrap_or("?")),
+            other => format!("a {}", type_name(other)),
+        };
+        let message = if n == 0 {
+            format!(
+                "vars.sheet has no slots, so {key} is not one: lay them out with \
+                 vars.slots {{ ... }} in prepare()"
+            )
+        } else {
+            format!(
+                "vars.sheet has slots 1 to {n}: {key} is not one of them (write a slot that \
+                 vars.slots gave: sheet[at.turn] = 1)"
+            )
+        };
         ffi::lua_pushlstring(l, message.as_ptr().cast(), message.len());
         drop(message);
         ffi::lua_concat(l, 2);
@@ -467,7 +513,68 @@ unsafe extern "C-unwind" fn sheet_newindex(l: *mut ffi::lua_State) -> c_int {
 
 #[cfg(test)]
 mod tests {
-    use super::Sheet;
+    use super::{Layout, Sheet};
+    use crate::kernel::value::Value;
+
+    /// What three take-backs find after the rules' writes, on a sheet of
+    /// `a`, `b` and `c` read in memory or through the API.
+    fn taken(in_memory: bool) -> Vec<Result<Vec<(String, Option<Value>)>, String>> {
+        let lua = mlua::Lua::new();
+        let sheet = if in_memory {
+            Sheet::new(&lua).unwrap()
+        } else {
+            Sheet::with_layout(&lua, Layout::through_the_api()).unwrap()
+        };
+        for name in ["a", "b", "c"] {
+            sheet.lay_out(name).unwrap();
+        }
+        sheet.close(&lua).unwrap();
+        let table = sheet.table();
+        let mut found = Vec::new();
+        let mut take = || {
+            let t = sheet.take_back(&lua).unwrap();
+            found.push(t.map(|t| t.into_iter().map(|(n, v)| (n.to_string(), v)).collect()));
+        };
+        // The first take-back finds what `close` left (false) as changed.
+        take();
+        table.raw_set(1, 5).unwrap();
+        table.raw_set(2, "x").unwrap();
+        table.raw_set(3, mlua::Value::Nil).unwrap();
+        take();
+        take();
+        table.raw_set(1, 2.0).unwrap();
+        take();
+        assert_eq!(
+            table.raw_get::<mlua::Value>(1).unwrap(),
+            mlua::Value::Integer(2)
+        );
+        table.raw_set(2, lua.create_table().unwrap()).unwrap();
+        take();
+        found
+    }
+
+    #[test]
+    fn the_sheet_is_taken_back_alike_in_memory_and_through_the_api() {
+        let found = taken(true);
+        assert_eq!(found, taken(false));
+        let int = |n| Some(Value::Int(n));
+        assert_eq!(
+            found[1],
+            Ok(vec![
+                ("a".into(), int(5)),
+                ("b".into(), Some(Value::Str("x".into()))),
+                ("c".into(), None)
+            ])
+        );
+        assert_eq!(found[2], Ok(vec![]));
+        assert_eq!(found[3], Ok(vec![("a".into(), int(2))]));
+        assert!(
+            found[4]
+                .as_ref()
+                .unwrap_err()
+                .contains("vars.sheet[2] ('b') holds a table")
+        );
+    }
 
     #[test]
     fn the_vendored_lua_is_read_in_memory() {

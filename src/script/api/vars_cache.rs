@@ -266,10 +266,10 @@ impl VarsCache {
 
     /// Takes the sheet back after a call (see `sheet.rs`): every changed
     /// slot is written into `state` as `vars.set` would write it, and the
-    /// mirror's book follows. On a value the kernel refuses, the sheet and
-    /// the mirror are loaded again from the state at the next call.
-    ///
-    /// `None` is a take-back that failed (the budget ran out during it).
+    /// mirror's book follows. If the kernel refuses them (a value it cannot
+    /// hold, or more data than the limit: then none is written), the
+    /// sheet and the mirror are loaded again from the state at the next
+    /// call. `None` is a take-back that failed (Lua out of memory).
     pub fn settle(
         &self,
         link: &Link,
@@ -281,15 +281,14 @@ impl VarsCache {
             if taken.is_empty() {
                 return Ok(());
             }
-            let names = self.sheet.names();
             let before = state.vars_stamp();
-            let changes = taken
-                .iter_mut()
-                .map(|(slot, value)| (&*names[*slot - 1], value.take()));
-            let set = state.set_game_vars(changes, link.data_limit());
-            let changed = taken.iter().map(|(slot, _)| &*names[*slot - 1]);
-            link.cache_follows(before, state.vars_stamp(), changed);
-            set
+            state.set_game_vars(&mut taken, link.data_limit())?;
+            link.cache_follows(
+                before,
+                state.vars_stamp(),
+                taken.iter().map(|(name, _)| &**name),
+            );
+            Ok(())
         });
         if written.is_err() {
             link.mirror().forget();
@@ -366,13 +365,18 @@ unsafe extern "C-unwind" fn sheet_index(l: *mut ffi::lua_State) -> c_int {
     }
 }
 
-/// The slot of the name at 1, if the sheet lays it out.
+/// The slot of the name at 1, if the sheet lays it out and a game is
+/// lent (while the package loads, the sheet holds no game's values: the
+/// name is then read and written as any other, which says so).
 ///
 /// # Safety
 /// `l` runs a closure made by `closure`, with room for a value.
 unsafe fn slot_of(l: *mut ffi::lua_State) -> Option<ffi::lua_Integer> {
     // SAFETY: guaranteed by the caller; reading never raises.
     unsafe {
+        if !link(l).lent() {
+            return None;
+        }
         ffi::lua_pushvalue(l, 1);
         let slot = (ffi::lua_rawget(l, SLOTS) == ffi::LUA_TNUMBER)
             .then(|| ffi::lua_tointegerx(l, -1, std::ptr::null_mut()));

@@ -127,7 +127,15 @@ impl Layout {
         }
     }
 
+    /// A layout that is not trusted: everything through the API (for the
+    /// tests of that path).
+    #[cfg(test)]
+    pub(super) fn through_the_api() -> Layout {
+        Layout { trusted: false }
+    }
+
     /// Whether the layout is trusted (for the test that expects it).
+    #[cfg(test)]
     pub(super) fn trusted(self) -> bool {
         self.trusted
     }
