@@ -11,7 +11,7 @@
 //! The kernel still holds every variable (DESIGN principle 1): when a call
 //! into the rules returns, the host takes the sheet back
 //! ([`Sheet::take_back`]). It compares the sheet with the shadow, its own
-//! array of what the kernel holds (`compare.rs`), checks each changed value
+//! array of what the kernel holds (in memory: `raw.rs`), checks each changed value
 //! as `vars.set` would, and writes it into the state. Saves, undo, clones,
 //! hashes and replays see the whole state whenever no rule runs, as before;
 //! only a value the kernel refuses is reported when the call returns, not
@@ -417,16 +417,9 @@ pub unsafe fn store(
     slot: usize,
     value: Option<&Value>,
 ) {
-    let plain = match value {
-        None => Some(Plain::Nil),
-        Some(Value::Bool(b)) => Some(Plain::Bool(*b)),
-        Some(Value::Int(i)) => Some(Plain::Int(*i)),
-        Some(Value::Str(_)) => None,
-    };
     // SAFETY: guaranteed by the caller.
     unsafe {
-        if let (Some(arrays), Some(plain)) = (arrays, plain) {
-            arrays.store(slot, plain, true);
+        if arrays.is_some_and(|arrays| store_plain(arrays, slot, value)) {
             return;
         }
         super::vars_cache::push_value(l, value);
@@ -434,6 +427,25 @@ pub unsafe fn store(
         ffi::lua_rawseti(l, sheet, slot as ffi::lua_Integer);
         ffi::lua_rawseti(l, shadow, slot as ffi::lua_Integer);
     }
+}
+
+/// Stores `value` (nil for none) in `slot` of the sheet and the shadow in
+/// memory, if it is plain (not text, which needs Lua); returns whether it
+/// did.
+///
+/// # Safety
+/// `arrays` are good (no Lua has run since they were found), and `slot`
+/// is laid out.
+pub unsafe fn store_plain(arrays: &Arrays, slot: usize, value: Option<&Value>) -> bool {
+    let plain = match value {
+        None => Plain::Nil,
+        Some(Value::Bool(b)) => Plain::Bool(*b),
+        Some(Value::Int(i)) => Plain::Int(*i),
+        Some(Value::Str(_)) => return false,
+    };
+    // SAFETY: guaranteed by the caller.
+    unsafe { arrays.store(slot, plain, true) };
+    true
 }
 
 /// The value at `i`, as the kernel holds it; a whole float is replaced on

@@ -139,10 +139,6 @@ impl VarsCache {
         Ok(closure)
     }
 
-    /// Makes the mirror hold `vars`: a new table, filled before anything
-    /// points at it, so running out of memory there changes nothing; then
-    /// every holder is pointed at it. (Should that fail half way, the host
-    /// forgets the mirror, and the next call loads it again.)
     /// Makes the mirror hold `vars` with no call into Lua, when it can: the
     /// mirror holds no name (`MirrorBook::empty`, the caller's to check),
     /// every variable is on the sheet with a plain value, and the sheet is
@@ -159,27 +155,23 @@ impl VarsCache {
         // is not plain or not on the sheet stops the fill half way; the
         // load that follows then stores every slot again.
         unsafe {
-            sheet::clear(
-                std::ptr::null_mut(),
-                Some(&arrays),
-                0,
-                0,
-                sheet.slot_count(),
-            );
-            for (name, value) in vars.iter_unordered() {
-                match sheet.slot(name) {
-                    Some(slot) if !matches!(value, Value::Str(_)) => {
-                        sheet::store(std::ptr::null_mut(), Some(&arrays), 0, 0, slot, Some(value));
-                    }
-                    _ => return false,
-                }
+            for slot in 1..=sheet.slot_count() {
+                sheet::store_plain(&arrays, slot, None);
             }
+            vars.iter_unordered().all(|(name, value)| {
+                sheet
+                    .slot(name)
+                    .is_some_and(|slot| sheet::store_plain(&arrays, slot, Some(value)))
+            })
         }
-        true
     }
 
-    /// Makes the mirror hold `vars`: see the type. Returns whether the new
-    /// mirror holds no name (every variable is on the sheet).
+    /// Makes the mirror hold `vars`: a new table, filled before anything
+    /// points at it; then every holder is pointed at it, and the sheet and
+    /// its shadow are filled in place. (Should that fail half way, out of
+    /// memory, the host has already forgotten what the mirror held, and
+    /// the next call loads it again.) Returns whether the new mirror holds
+    /// no name (every variable is on the sheet).
     pub fn load(&self, lua: &Lua, vars: &Vars) -> mlua::Result<bool> {
         self.fit(vars);
         let mut empty = true;
