@@ -530,7 +530,10 @@ mod tests {
 
     /// What three take-backs find after the rules' writes, on a sheet of
     /// `a`, `b` and `c` read in memory or through the API.
-    fn taken(in_memory: bool) -> Vec<Result<Vec<(String, Option<Value>)>, String>> {
+    /// One take-back's findings, names as text.
+    type Found = Result<Vec<(String, Option<Value>)>, String>;
+
+    fn taken(in_memory: bool) -> Vec<Found> {
         let lua = mlua::Lua::new();
         let sheet = if in_memory {
             Sheet::new(&lua).unwrap()
