@@ -485,7 +485,14 @@ impl GameState {
     }
 
     fn refresh_top(&mut self, space: SpaceId) {
-        let head = self.occupancy.head[space.0 as usize];
+        self.set_top(space, self.occupancy.head[space.0 as usize]);
+    }
+
+    /// Records `head` (a piece id, or [`NONE`]) as the first piece on a
+    /// space: its owner's byte, and the masks when they are kept. Only a
+    /// change of a space's first piece calls it, with the piece in hand.
+    #[inline]
+    fn set_top(&mut self, space: SpaceId, head: u16) {
         let top = match head {
             NONE => EMPTY,
             h => self.pieces[h as usize].owner.map_or(NOBODY, |o| o.0),
@@ -517,42 +524,49 @@ impl GameState {
 
     /// Inserts a piece into a space's list, keeping the list sorted by id so
     /// the order of `pieces_at` is canonical whatever the move history.
+    /// The space's top byte changes only when the piece goes first (a
+    /// ship sailing into an empty cell, most moves): a piece further down
+    /// the list leaves it as it was, and is not read again.
     fn link(&mut self, id: PieceId, space: SpaceId) {
         let occ = &mut self.occupancy;
-        let mut slot_owner: Option<u16> = None;
-        let mut cur = occ.head[space.0 as usize];
-        while cur != NONE && cur < id.0 {
-            slot_owner = Some(cur);
-            cur = occ.next[cur as usize];
-        }
-        occ.next[id.0 as usize] = cur;
         if occ.masked {
             occ.at[id.0 as usize] = space.0;
         }
-        match slot_owner {
-            None => occ.head[space.0 as usize] = id.0,
-            Some(prev) => occ.next[prev as usize] = id.0,
+        let head = occ.head[space.0 as usize];
+        if head == NONE || head > id.0 {
+            occ.next[id.0 as usize] = head;
+            occ.head[space.0 as usize] = id.0;
+            self.set_top(space, id.0);
+            return;
         }
-        self.refresh_top(space);
+        let mut prev = head;
+        let mut cur = occ.next[head as usize];
+        while cur != NONE && cur < id.0 {
+            prev = cur;
+            cur = occ.next[cur as usize];
+        }
+        occ.next[id.0 as usize] = cur;
+        occ.next[prev as usize] = id.0;
     }
 
+    /// Takes a piece out of a space's list; the top byte changes only when
+    /// it was the first piece (see [`GameState::link`]).
     fn unlink(&mut self, id: PieceId, space: SpaceId) {
         let occ = &mut self.occupancy;
-        let after = occ.next[id.0 as usize];
-        if occ.head[space.0 as usize] == id.0 {
-            occ.head[space.0 as usize] = after;
-        } else {
-            let mut cur = occ.head[space.0 as usize];
-            while occ.next[cur as usize] != id.0 {
-                cur = occ.next[cur as usize];
-            }
-            occ.next[cur as usize] = after;
-        }
-        occ.next[id.0 as usize] = NONE;
+        let after = std::mem::replace(&mut occ.next[id.0 as usize], NONE);
         if occ.masked {
             occ.at[id.0 as usize] = occ.head.len() as u16;
         }
-        self.refresh_top(space);
+        if occ.head[space.0 as usize] == id.0 {
+            occ.head[space.0 as usize] = after;
+            self.set_top(space, after);
+            return;
+        }
+        let mut cur = occ.head[space.0 as usize];
+        while occ.next[cur as usize] != id.0 {
+            cur = occ.next[cur as usize];
+        }
+        occ.next[cur as usize] = after;
     }
 }
 
