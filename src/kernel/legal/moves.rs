@@ -106,14 +106,30 @@ pub struct Query<'a> {
 /// found by comparing totals instead of counting every piece's moves
 /// again (that second count was a fifth of a Convoy ply). A player with
 /// more pieces than it holds is counted again instead.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub struct Tally {
-    /// `ends[i]`: the moves of the first `i + 1` pieces.
-    ends: [u16; TALLIED_PIECES],
+    /// `ends[i]`: the moves of the first `i + 1` pieces, and [`PAST`]
+    /// after the last: all of them are compared with an index at once
+    /// (a few vector instructions; comparing the kept ones took a branch
+    /// and a loop), and none past the pieces is ever below one. Signed,
+    /// for SSE2's compare; a total is at most 32 x 64.
+    ends: [i16; TALLIED_PIECES],
     /// How many of `ends` are kept: every piece's, or none (a tally made
     /// before counting keeps none).
     kept: usize,
 }
+
+impl Default for Tally {
+    fn default() -> Tally {
+        Tally {
+            ends: [PAST; TALLIED_PIECES],
+            kept: 0,
+        }
+    }
+}
+
+/// [`Tally::ends`] past the last piece's: above any index.
+const PAST: i16 = i16::MAX;
 
 /// The most pieces a [`Tally`] keeps the totals of (a Convoy side has
 /// ten); each moves to at most 64 spaces, so a total fits 16 bits.
@@ -172,11 +188,11 @@ impl Tally {
         }
         let mut total = 0;
         for (end, &piece) in self.ends.iter_mut().zip(pieces) {
-            total += moves_of(piece).count_ones() as u16;
+            total += moves_of(piece).count_ones() as i16;
             *end = total;
         }
         self.kept = pieces.len();
-        usize::from(total)
+        total as usize
     }
 }
 
@@ -278,12 +294,10 @@ fn select(
 /// compared, with no branch on where a random index falls.
 #[inline(always)]
 fn tallied(pieces: &[PieceId], tally: &Tally, index: usize) -> (Option<PieceId>, usize, usize) {
-    let ends = &tally.ends[..tally.kept];
-    let before: usize = ends
-        .iter()
-        .map(|&e| usize::from(usize::from(e) <= index))
-        .sum();
-    let start = before.checked_sub(1).map_or(0, |b| usize::from(ends[b]));
+    // Any index from PAST - 1 up is past every piece's moves alike.
+    let at = index.min(PAST as usize - 1) as i16;
+    let before = tally.ends.iter().map(|&e| i16::from(e <= at)).sum::<i16>() as usize;
+    let start = before.checked_sub(1).map_or(0, |b| tally.ends[b] as usize);
     match pieces.get(before) {
         Some(&piece) => (Some(piece), index - start, 0),
         // Past every move: a special's target, counted after the moves.
