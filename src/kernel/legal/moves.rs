@@ -137,7 +137,10 @@ const TALLIED_PIECES: usize = 32;
 
 /// How many actions the player has in the phase: moves, then specials
 /// (0 when none: the decision's only action is then a pass), with the
-/// running totals that [`nth`] reads written into `tally`.
+/// running totals that [`nth`] reads written into `tally`. Inlined, as
+/// [`nth`] is: a dispatch to the build for the CPU, whose own call and
+/// frame the compiler kept in some builds (some 20 instructions a ply).
+#[inline]
 pub fn count(q: &Query, tally: &mut Tally) -> usize {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
@@ -198,6 +201,7 @@ impl Tally {
 
 /// The action at `index` of the list, for an index below [`count`]'s (a
 /// pass when the count is 0); `tally` is what that count kept.
+#[inline]
 pub fn nth(q: &Query, tally: &Tally, index: usize) -> Action {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
