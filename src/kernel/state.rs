@@ -523,7 +523,10 @@ impl GameState {
     /// the order of `pieces_at` is canonical whatever the move history.
     /// The space's top byte changes only when the piece goes first (a
     /// ship sailing into an empty cell, most moves): a piece further down
-    /// the list leaves it as it was, and is not read again.
+    /// the list leaves it as it was, and is not read again. Always
+    /// inlined: the compiler kept it a call, which cost a Convoy ply 11
+    /// instructions.
+    #[inline(always)]
     fn link(&mut self, id: PieceId, space: SpaceId) {
         let occ = &mut self.occupancy;
         if occ.masked {
