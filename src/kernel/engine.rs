@@ -259,7 +259,29 @@ impl Engine {
     }
 
     /// Moves the flow on until someone has a decision or the game ends.
+    /// A movement frame still under way (most plies of a war game) has
+    /// its next decision already: that is answered here, inlined, before
+    /// the loop, whose frame setup alone cost a Convoy ply some 40
+    /// instructions.
+    #[inline(always)]
     fn advance(&self, state: &mut GameState) -> Result<(), RulesError> {
+        let moving = |f: &Frame| {
+            f.step != u32::MAX
+                && matches!(
+                    self.game.phases[f.phase as usize].kind,
+                    PhaseKind::Movement(_)
+                )
+        };
+        if state.result.is_none() && state.stack.last().is_some_and(moving) {
+            return Ok(());
+        }
+        self.advance_flow(state)
+    }
+
+    /// [`Engine::advance`]'s loop: frames popped, pushed and run (kept
+    /// out of line, so the callers of the inlined check stay small).
+    #[inline(never)]
+    fn advance_flow(&self, state: &mut GameState) -> Result<(), RulesError> {
         for _ in 0..MAX_SCRIPT_STEPS {
             if state.result.is_some() {
                 return Ok(());

@@ -8,7 +8,11 @@ use crate::kernel::game::Game;
 use crate::kernel::piece::{ELIMINATED, Location, PieceId, PlayerId};
 use crate::kernel::state::GameState;
 
-/// After a piece moved: did it reach its goal?
+/// After a piece moved: did it reach its goal? Inlined into every move,
+/// where the answer is almost always no; the ending is written out of
+/// line (its text's formatting made the check's frame cost a Convoy ply
+/// some 20 instructions).
+#[inline]
 pub fn after_move(game: &Game, state: &mut GameState, piece: PieceId) {
     let Some((kind, zone)) = game.victory.reach else {
         return;
@@ -17,22 +21,30 @@ pub fn after_move(game: &Game, state: &mut GameState, piece: PieceId) {
     if let (true, Some(owner), Location::Space(s)) = (p.kind == kind, p.owner, p.loc)
         && game.zones[zone].contains(owner, s)
     {
-        let reason = format!(
-            "{} {} reached {}",
-            game.players[owner.0 as usize].name,
-            game.kind(kind).name,
-            game.zones[zone].label
-        );
-        Engine::finish(
-            state,
-            Outcome {
-                winner: Some(owner),
-                reason,
-                scores: vec![],
-                by_limit: false,
-            },
-        );
+        reached(game, state, owner);
     }
+}
+
+/// The game won by `owner`, whose piece reached the goal.
+#[cold]
+#[inline(never)]
+fn reached(game: &Game, state: &mut GameState, owner: PlayerId) {
+    let (kind, zone) = game.victory.reach.expect("a goal was reached");
+    let reason = format!(
+        "{} {} reached {}",
+        game.players[owner.0 as usize].name,
+        game.kind(kind).name,
+        game.zones[zone].label
+    );
+    Engine::finish(
+        state,
+        Outcome {
+            winner: Some(owner),
+            reason,
+            scores: vec![],
+            by_limit: false,
+        },
+    );
 }
 
 /// After pieces were removed: is only one player left with the kind?

@@ -58,7 +58,7 @@ pub struct Hook {
 
 /// The Lua functions the kernel calls, looked up once instead of per call.
 struct Named {
-    rules: HashMap<String, Function>,
+    rules: HashMap<String, Function, BuildHasherDefault<NameHasher>>,
     /// `(run, choose)` of each scripted phase, by phase index.
     phases: Vec<Option<(Function, Option<Function>)>>,
     /// `rules.evaluate`, the optional heuristic the greedy bot asks.
@@ -68,6 +68,11 @@ struct Named {
     sample: Option<Function>,
     /// The registry slots of the dice tables' rows, kept alive.
     _rows: Vec<RegistryKey>,
+    /// The game's names as Lua strings: a special action's player and
+    /// target go to its rule function as these (a registry read each),
+    /// where text was made into a Lua string under a protected call, a
+    /// fifth of what an Air Strike cost.
+    names: NameKeys,
 }
 
 impl LuaRules {
@@ -261,26 +266,29 @@ impl LuaRules {
                 std::slice::from_ref(self.api.vars_cache.sheet().table()),
             )
             .map_err(|e| fail(format!("the package cannot be frozen after loading: {e}")))?;
-        let named = self.find_named(game, place)?;
-        self.named
-            .set(Named {
-                _rows: rows.into_iter().flatten().chain(names.keys()).collect(),
-                ..named
-            })
-            .ok();
+        let kept = (rows.into_iter().flatten().collect(), names);
+        let named = self.find_named(game, place, kept)?;
+        self.named.set(named).ok();
         Ok(())
     }
 
     /// Looks up every function the data names; every missing one is an
     /// error placed by `place` where the data names it (game.yaml, or a
-    /// scenario's overrides).
-    fn find_named(&self, game: &Game, place: &dyn Fn(&str) -> Place) -> Result<Named, DataErrors> {
+    /// scenario's overrides). `kept` is what the functions keep beside
+    /// them: the rows' registry slots and the names.
+    fn find_named(
+        &self,
+        game: &Game,
+        place: &dyn Fn(&str) -> Place,
+        kept: (Vec<RegistryKey>, NameKeys),
+    ) -> Result<Named, DataErrors> {
         let mut named = Named {
-            rules: HashMap::new(),
+            rules: HashMap::default(),
             phases: vec![None; game.phases.len()],
             evaluate: None,
             sample: None,
-            _rows: Vec::new(),
+            _rows: kept.0,
+            names: kept.1,
         };
         let mut errors = Vec::new();
         for r in game.script_references() {
@@ -472,13 +480,6 @@ impl NameKeys {
             pools: ids(&self.pools),
         }
     }
-
-    /// The keys, to keep for as long as the link may push them.
-    fn keys(self) -> impl Iterator<Item = RegistryKey> {
-        [self.kinds, self.players, self.spaces, self.pools]
-            .into_iter()
-            .flatten()
-    }
 }
 
 fn row_keys(lua: &Lua, game: &Game, tables: &Value) -> mlua::Result<Vec<Vec<RegistryKey>>> {
@@ -505,8 +506,9 @@ impl Scripts for LuaRules {
         target: SpaceId,
     ) -> Result<(), RulesError> {
         let f = self.rule(name)?;
-        let game = self.link.game().map_err(|e| RulesError(e.0))?;
-        let (p, t) = (game.player_id(player), game.board.name(target));
+        let names = &self.named()?.names;
+        let p = &names.players[usize::from(player.0)];
+        let t = &names.spaces[usize::from(target.0)];
         self.lend(
             state,
             None,

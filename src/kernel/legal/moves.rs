@@ -106,14 +106,30 @@ pub struct Query<'a> {
 /// found by comparing totals instead of counting every piece's moves
 /// again (that second count was a fifth of a Convoy ply). A player with
 /// more pieces than it holds is counted again instead.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub struct Tally {
-    /// `ends[i]`: the moves of the first `i + 1` pieces.
-    ends: [u16; TALLIED_PIECES],
+    /// `ends[i]`: the moves of the first `i + 1` pieces, and [`PAST`]
+    /// after the last: all of them are compared with an index at once
+    /// (a few vector instructions; comparing the kept ones took a branch
+    /// and a loop), and none past the pieces is ever below one. Signed,
+    /// for SSE2's compare; a total is at most 32 x 64.
+    ends: [i16; TALLIED_PIECES],
     /// How many of `ends` are kept: every piece's, or none (a tally made
     /// before counting keeps none).
     kept: usize,
 }
+
+impl Default for Tally {
+    fn default() -> Tally {
+        Tally {
+            ends: [PAST; TALLIED_PIECES],
+            kept: 0,
+        }
+    }
+}
+
+/// [`Tally::ends`] past the last piece's: above any index.
+const PAST: i16 = i16::MAX;
 
 /// The most pieces a [`Tally`] keeps the totals of (a Convoy side has
 /// ten); each moves to at most 64 spaces, so a total fits 16 bits.
@@ -121,7 +137,10 @@ const TALLIED_PIECES: usize = 32;
 
 /// How many actions the player has in the phase: moves, then specials
 /// (0 when none: the decision's only action is then a pass), with the
-/// running totals that [`nth`] reads written into `tally`.
+/// running totals that [`nth`] reads written into `tally`. Inlined, as
+/// [`nth`] is: a dispatch to the build for the CPU, whose own call and
+/// frame the compiler kept in some builds (some 20 instructions a ply).
+#[inline]
 pub fn count(q: &Query, tally: &mut Tally) -> usize {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
@@ -172,16 +191,17 @@ impl Tally {
         }
         let mut total = 0;
         for (end, &piece) in self.ends.iter_mut().zip(pieces) {
-            total += moves_of(piece).count_ones() as u16;
+            total += moves_of(piece).count_ones() as i16;
             *end = total;
         }
         self.kept = pieces.len();
-        usize::from(total)
+        total as usize
     }
 }
 
 /// The action at `index` of the list, for an index below [`count`]'s (a
 /// pass when the count is 0); `tally` is what that count kept.
+#[inline]
 pub fn nth(q: &Query, tally: &Tally, index: usize) -> Action {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
@@ -278,12 +298,10 @@ fn select(
 /// compared, with no branch on where a random index falls.
 #[inline(always)]
 fn tallied(pieces: &[PieceId], tally: &Tally, index: usize) -> (Option<PieceId>, usize, usize) {
-    let ends = &tally.ends[..tally.kept];
-    let before: usize = ends
-        .iter()
-        .map(|&e| usize::from(usize::from(e) <= index))
-        .sum();
-    let start = before.checked_sub(1).map_or(0, |b| usize::from(ends[b]));
+    // Any index from PAST - 1 up is past every piece's moves alike.
+    let at = index.min(PAST as usize - 1) as i16;
+    let before = tally.ends.iter().map(|&e| i16::from(e <= at)).sum::<i16>() as usize;
+    let start = before.checked_sub(1).map_or(0, |b| tally.ends[b] as usize);
     match pieces.get(before) {
         Some(&piece) => (Some(piece), index - start, 0),
         // Past every move: a special's target, counted after the moves.

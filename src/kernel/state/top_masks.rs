@@ -15,12 +15,15 @@ use crate::kernel::state::{EMPTY, NOBODY};
 /// The most spaces a board may have for its occupancy to be kept as masks.
 pub const MAX_SPACES: usize = u64::BITS as usize;
 
-/// Slots of the masks: one per player, then "nobody" and "empty".
-const SLOTS: usize = MAX_PLAYERS + 2;
-const NOBODY_SLOT: usize = MAX_PLAYERS;
-const EMPTY_SLOT: usize = MAX_PLAYERS + 1;
-// `slot` counts on "nobody" and "empty" being the two highest bytes.
+/// Slots of the masks: "nobody" and "empty", then one per player, and
+/// unused ones up to a power of two, so a slot is an owner's byte plus
+/// two, masked (see [`slot`]).
+const SLOTS: usize = 16;
+const EMPTY_SLOT: usize = slot(EMPTY);
+// `slot` counts on "nobody" and "empty" being the two highest bytes, so
+// they wrap round to slots 0 and 1, and on every player's fitting after.
 const _: () = assert!(NOBODY == u8::MAX - 1 && EMPTY == u8::MAX);
+const _: () = assert!(MAX_PLAYERS + 2 <= SLOTS);
 
 /// Each space's bit under the owner of its first piece
 /// ([`crate::kernel::state::GameState::top_owner`]).
@@ -68,15 +71,12 @@ impl TopMasks {
 
 /// The slot of a first piece's owner byte, without a branch (the owner
 /// of a space a random move leaves or enters is no branch to predict):
-/// [`NOBODY`] and [`EMPTY`], the two highest bytes, take the two slots
-/// after the players'.
+/// the byte plus two, so [`NOBODY`] and [`EMPTY`] wrap round to 0 and 1,
+/// masked to the slots, which spares a bounds check (a select and two
+/// checks were half of keeping the masks as a move changes them).
 #[inline]
-fn slot(top: u8) -> usize {
-    // Players number below MAX_PLAYERS, a power of two: the mask spares
-    // a bounds check.
-    let player = usize::from(top) & (MAX_PLAYERS - 1);
-    let beyond = usize::from(top.wrapping_sub(NOBODY)) + NOBODY_SLOT;
-    if top >= NOBODY { beyond } else { player }
+const fn slot(top: u8) -> usize {
+    top.wrapping_add(2) as usize & (SLOTS - 1)
 }
 
 #[cfg(test)]
