@@ -191,25 +191,19 @@ fn laying_out_names_the_wrong_things_is_refused() {
     let root = dir.path().join("sheet-probe");
     std::fs::create_dir_all(&root).unwrap();
     std::fs::write(root.join("game.yaml"), GAME).unwrap();
-    std::fs::write(
-        root.join("rules.lua"),
-        "function prepare() vars.slots { 'a', 7 } end\nphases.play = {}\n\
-         function phases.play.run() return nil end\n",
-    )
-    .unwrap();
-    let err = common::load_error(&root.to_string_lossy());
-    std::fs::write(
-        root.join("rules.lua"),
-        "rawset(vars.sheet, 'memo', {})\nfunction prepare() vars.slots { 'a' } end\n\
-         phases.play = {}\nfunction phases.play.run() return nil end\n",
-    )
-    .unwrap();
-    let memo = common::load_error(&root.to_string_lossy());
-    assert!(memo.contains("vars.sheet holds the key memo"), "{memo}");
+    let refused = |setup: &str| {
+        let rules =
+            format!("{setup}\nphases.play = {{}}\nfunction phases.play.run() return nil end\n");
+        std::fs::write(root.join("rules.lua"), rules).unwrap();
+        common::load_error(&root.to_string_lossy())
+    };
+    let err = refused("function prepare() vars.slots { 'a', 7 } end");
     assert!(
         err.contains("vars.slots: item 2 is not a variable's name: names are strings, not integer"),
         "{err}"
     );
+    let err = refused("rawset(vars.sheet, 'memo', {})\nfunction prepare() vars.slots { 'a' } end");
+    assert!(err.contains("vars.sheet holds the key memo"), "{err}");
 }
 
 #[test]
