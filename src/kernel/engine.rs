@@ -306,6 +306,8 @@ impl Engine {
             let phase = &self.game.phases[frame.phase as usize];
             let done = match &phase.kind {
                 PhaseKind::Placement(p) => placement::advance(&self.game, p, state),
+                // (`advance` answers a movement frame under way before
+                // this loop: what is done here for one must be done there.)
                 PhaseKind::Movement(_) => frame.step == u32::MAX,
                 PhaseKind::Script if frame.step == u32::MAX => true,
                 PhaseKind::Script if !frame.choices.is_empty() => return Ok(()),

@@ -268,7 +268,7 @@ impl GameState {
 
     /// [`GameState::position_hash`], taking back the keys of parts whose
     /// inputs `parts` has kept (and keeping the others'): the same value.
-    /// Always inlined (four callers): as a call it cost a Convoy ply 5
+    /// Always inlined (three callers): as a call it cost a Convoy ply 5
     /// instructions.
     #[inline(always)]
     pub fn position_hash_with(&self, parts: &mut PartKeys) -> u64 {
