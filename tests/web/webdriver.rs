@@ -3,6 +3,7 @@
 
 use std::io::Write;
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::panic::AssertUnwindSafe;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -44,10 +45,20 @@ impl Driver {
             child,
             addr: SocketAddr::from(([127, 0, 0, 1], port)),
         };
-        wait_for("chromedriver to listen", || {
-            TcpStream::connect(d.addr).is_ok().then_some(())
+        // Listening is not ready: chromedriver has been seen to close a
+        // connection without an answer just after it starts, on a busy
+        // machine. Its status says when it takes sessions.
+        wait_for("chromedriver to be ready", || {
+            let status = d.try_call("GET", "/status", None)?;
+            (status["ready"] == true).then_some(())
         });
         d
+    }
+
+    /// [`Driver::call`], or `None` when the connection closed without an
+    /// answer (or could not be made).
+    fn try_call(&self, method: &str, path: &str, body: Option<&Value>) -> Option<Value> {
+        std::panic::catch_unwind(AssertUnwindSafe(|| self.call(method, path, body))).ok()
     }
 
     /// A new headless browser window.
@@ -60,7 +71,11 @@ impl Driver {
                          "--disable-dev-shm-usage", "--window-size=1400,1000"]
             }
         }}});
-        let answer = self.call("POST", "/session", Some(&caps));
+        // A session is asked for again if the connection closed without an
+        // answer (chromedriver starting the browser on a busy machine).
+        let answer = wait_for("chromedriver to answer a new session", || {
+            self.try_call("POST", "/session", Some(&caps))
+        });
         let id = answer["sessionId"]
             .as_str()
             .unwrap_or_else(|| panic!("no session: {answer}"))
