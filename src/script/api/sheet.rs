@@ -125,17 +125,28 @@ impl Sheet {
         self.slot_of.borrow().get(name).copied()
     }
 
-    pub fn names(&self) -> std::cell::Ref<'_, Vec<Rc<str>>> {
-        self.names.borrow()
+    /// The name of `slot`, read with no guard to drop (a walk of Lua's
+    /// may be cut short, out of memory): safe while the package cannot lay
+    /// out slots, which is whenever a game runs.
+    fn name(&self, slot: usize) -> Rc<str> {
+        // SAFETY: `lay_out`, the only writer, runs while the package loads,
+        // never during a take-back.
+        let names = unsafe { self.names.try_borrow_unguarded() };
+        Rc::clone(&names.expect("the names are not being laid out")[slot - 1])
     }
 
-    /// The names, with no guard to drop: for walks that Lua may cut short
-    /// (out of memory). Safe while the package cannot lay out slots, which
-    /// is whenever a game runs.
-    pub fn names_unguarded(&self) -> &[Rc<str>] {
-        // SAFETY: `lay_out`, the only writer, runs while the package loads,
-        // never during a walk of the names.
-        unsafe { self.names.try_borrow_unguarded() }.map_or(&[], |names| names)
+    /// Takes a plain value of `slot` (see `raw.rs`) from the sheet into the
+    /// shadow, in memory; `None` if it is not plain.
+    ///
+    /// # Safety
+    /// `arrays` are good, and `slot` is laid out.
+    unsafe fn take_plain(&self, arrays: &Arrays, slot: usize) -> Option<(Rc<str>, Option<Value>)> {
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            let plain = arrays.read(slot)?;
+            arrays.store(slot, plain, false);
+            Some((self.name(slot), plain.value()))
+        }
     }
 
     /// The shadow (see the type).
@@ -230,8 +241,8 @@ impl Sheet {
         })
     }
 
-    /// The slot of `name`, laid out now if it is new: the sheet and the
-    /// shadow grow to hold it.
+    /// The slot of `name`, laid out now if it is new (the shadow is made
+    /// when the package closes the sheet).
     fn lay_out(&self, name: &str) -> mlua::Result<usize> {
         if let Some(slot) = self.slot(name) {
             return Ok(slot);
@@ -282,24 +293,23 @@ impl Sheet {
         // stored in memory, with no call into Lua (see `raw.rs`).
         // SAFETY: both tables are alive (held here), and no Lua runs while
         // their arrays are read.
-        if let Some(arrays) = unsafe {
-            self.layout
-                .arrays_of(self.table_at, self.shadow_at.get(), n)
-        } {
+        let arrays = unsafe { self.arrays_now() };
+        if let Some(arrays) = &arrays {
             // SAFETY: as above; the changed slots are in 1..=n.
-            unsafe {
-                arrays.differing(n, &mut changed);
-                if changed.iter().all(|&slot| arrays.read(slot).is_some()) {
-                    let taken = changed.iter().map(|&slot| {
-                        let plain = arrays.read(slot).expect("checked above");
-                        arrays.store(slot, plain, false);
-                        (Rc::clone(&self.names_unguarded()[slot - 1]), plain.value())
-                    });
-                    return Ok(Ok(taken.collect()));
-                }
+            unsafe { arrays.differing(n, &mut changed) };
+            if changed
+                .iter()
+                .all(|&slot| unsafe { arrays.read(slot) }.is_some())
+            {
+                let taken = changed
+                    .iter()
+                    .filter_map(|&slot| unsafe { self.take_plain(arrays, slot) });
+                return Ok(Ok(taken.collect()));
             }
-            changed.clear();
         }
+        let compared = arrays.is_some();
+        // Text, a float or a value the kernel refuses: through Lua (the
+        // comparison, if made above, stands).
         let mut taken = Ok(Vec::new());
         // SAFETY: the sheet is at 1 and the shadow at 2. Nothing here
         // raises: reads, stores into slots the arrays hold, an integer
@@ -307,9 +317,8 @@ impl Sheet {
         unsafe {
             lua.exec_raw::<()>((&self.table, &*self.shadow.borrow()), |l| {
                 let arrays = self.layout.arrays(l, 1, 2, n);
-                match &arrays {
-                    Some(arrays) => arrays.differing(n, &mut changed),
-                    None => raw::differing_by_api(l, 1, 2, n, &mut changed),
+                if !compared {
+                    raw::differing_by_api(l, 1, 2, n, &mut changed);
                 }
                 taken = self.take(l, arrays.as_ref(), &changed);
                 ffi::lua_settop(l, 0);
@@ -335,9 +344,8 @@ impl Sheet {
         for &slot in changed {
             // SAFETY: guaranteed by the caller.
             unsafe {
-                if let Some(plain) = arrays.and_then(|a| a.read(slot)) {
-                    arrays.expect("read from them").store(slot, plain, false);
-                    taken.push((Rc::clone(&self.names_unguarded()[slot - 1]), plain.value()));
+                if let Some(plain) = arrays.and_then(|a| self.take_plain(a, slot)) {
+                    taken.push(plain);
                     continue;
                 }
                 let at = slot as ffi::lua_Integer;
@@ -346,13 +354,13 @@ impl Sheet {
                     format!(
                         "vars.sheet[{slot}] ('{}') holds {what}: game variables hold booleans, \
                          whole numbers and UTF-8 strings",
-                        self.names_unguarded()[slot - 1]
+                        self.name(slot)
                     )
                 })?;
                 ffi::lua_pushvalue(l, -1);
                 ffi::lua_rawseti(l, 1, at);
                 ffi::lua_rawseti(l, 2, at);
-                taken.push((Rc::clone(&self.names_unguarded()[slot - 1]), value));
+                taken.push((self.name(slot), value));
             }
         }
         Ok(taken)
@@ -360,7 +368,10 @@ impl Sheet {
 
     /// The sheet's and the shadow's arrays, if they can be read in memory,
     /// found with no call into Lua.
-    pub fn arrays_now(&self) -> Option<Arrays> {
+    ///
+    /// # Safety
+    /// The caller runs no Lua while it uses them.
+    pub unsafe fn arrays_now(&self) -> Option<Arrays> {
         // SAFETY: both tables are alive (held here); the caller runs no Lua
         // while it uses the arrays.
         unsafe {

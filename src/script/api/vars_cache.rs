@@ -146,7 +146,8 @@ impl VarsCache {
     /// the sheet, not a new mirror. Returns whether it could.
     pub fn fill_sheet(&self, vars: &Vars) -> bool {
         let sheet = &self.sheet;
-        let Some(arrays) = sheet.arrays_now() else {
+        // SAFETY: no Lua runs until the arrays are dropped, below.
+        let Some(arrays) = (unsafe { sheet.arrays_now() }) else {
             return false;
         };
         self.fit(vars);
