@@ -61,6 +61,10 @@ const FLOW_RAN_OUT: &str = "the flow of play ran out";
 impl Engine {
     pub fn new(game: Rc<Game>, scripts: Box<dyn Scripts>) -> Engine {
         let mut start_vars = game.vars.clone();
+        if let Some(layout) = scripts.var_layout() {
+            // The rules' sheet: its names kept by slot (`Vars::adopt`).
+            start_vars.adopt(&layout);
+        }
         if game
             .phases
             .iter()

@@ -9,7 +9,7 @@
 
 use crate::kernel::piece::{Piece, PieceId, PlayerId};
 use crate::kernel::state::{Frame, GameState};
-use crate::kernel::value::{Value, Vars};
+use crate::kernel::value::{Value, VarLayout, Vars};
 use std::rc::Rc;
 
 /// Bookkeeping that a map entry costs besides its name and text.
@@ -65,25 +65,22 @@ fn set_within(
     Ok(())
 }
 
-/// Swaps `value` with the variable `name` of `vars` (`None`: unset),
-/// keeping `bytes`, the scripts' data, up to date; returns by how many
-/// bytes the variable grew.
-fn swap_var(vars: &mut Vars, bytes: &mut usize, name: &str, value: &mut Option<Value>) -> usize {
-    let new = value.take();
-    let new_size = new.as_ref().map_or(0, |v| entry_size(name, v));
-    let old = match new {
-        None => vars.remove(name),
-        Some(v) => match vars.get_mut(name) {
-            Some(slot) => Some(std::mem::replace(slot, v)),
-            None => {
-                vars.insert_new(name, v);
-                None
-            }
-        },
-    };
-    let old_size = old.as_ref().map_or(0, |v| entry_size(name, v));
+/// Swaps `value` with `slot` of `vars`, laid out by `layout` (`None`:
+/// unset), keeping `bytes`, the scripts' data, up to date; returns by how
+/// many bytes the variable grew.
+fn swap_slot(
+    vars: &mut Vars,
+    layout: &VarLayout,
+    bytes: &mut usize,
+    slot: usize,
+    value: &mut Option<Value>,
+) -> usize {
+    let name = layout.name(slot);
+    let size = |v: &Option<Value>| v.as_ref().map_or(0, |v| entry_size(name, v));
+    let new_size = size(value);
+    vars.swap_slot(slot, value);
+    let old_size = size(value);
     *bytes = (*bytes + new_size).saturating_sub(old_size);
-    *value = old;
     new_size.saturating_sub(old_size)
 }
 
@@ -156,37 +153,41 @@ impl GameState {
         Ok(())
     }
 
-    /// Sets game variables all at once (`None` clears one), under one new
-    /// stamp: the rules' sheet taken back after a call
-    /// (`script::api::sheet`). Each value is swapped with the variable's
-    /// old one. The data limit applies to the result, as to the writes of
-    /// a rule that made them one by one in the best order (one that
-    /// shrinks pays for one that grows); past it, every old value is put
-    /// back and the error names the variable that grew the most.
-    pub fn set_game_vars(
+    /// Sets laid-out game variables all at once, by slot (`None` clears
+    /// one), under one new stamp: the rules' sheet taken back after a call
+    /// (`script::api::sheet`). The state's variables adopt `layout` first
+    /// (a new game's already have: `Engine::new`), so each value is swapped
+    /// with the slot's old one, with no name to find. The data limit
+    /// applies to the result, as to the writes of a rule that made them
+    /// one by one in the best order (one that shrinks pays for one that
+    /// grows); past it, every old value is put back and the error names
+    /// the variable that grew the most.
+    pub fn set_game_slots(
         &mut self,
-        changes: &mut [(Rc<str>, Option<Value>)],
+        layout: &Rc<VarLayout>,
+        changes: &mut [(usize, Option<Value>)],
         limit: usize,
     ) -> Result<(), String> {
         let before = self.script_bytes;
         let mut bytes = before;
         let vars = self.vars_mut();
-        let mut most = (0, "");
-        for (name, value) in changes.iter_mut() {
-            let grew = swap_var(vars, &mut bytes, name, value);
+        vars.adopt(layout);
+        let mut most = (0, 0);
+        for (slot, value) in changes.iter_mut() {
+            let grew = swap_slot(vars, layout, &mut bytes, *slot, value);
             if grew > most.0 {
-                most = (grew, name);
+                most = (grew, *slot);
             }
         }
         if bytes > before && bytes > limit {
-            let name = most.1.to_string();
-            for (name, value) in changes.iter_mut().rev() {
-                swap_var(vars, &mut bytes, name, value);
+            for (slot, value) in changes.iter_mut().rev() {
+                swap_slot(vars, layout, &mut bytes, *slot, value);
             }
             return Err(format!(
-                "the values taken back from vars.sheet ('{name}' grew the most) would take more \
+                "the values taken back from vars.sheet ('{}' grew the most) would take more \
                  than {} KiB of the game state for the rules' variables, pieces and frames (a \
                  variable growing without bound?)",
+                layout.name(most.1),
                 limit / 1024
             ));
         }

@@ -9,7 +9,9 @@ use crate::kernel::board::SpaceId;
 use crate::kernel::event::Resolved;
 use crate::kernel::piece::{PieceId, PlayerId};
 use crate::kernel::state::GameState;
+use crate::kernel::value::VarLayout;
 use std::fmt;
+use std::rc::Rc;
 
 /// An error raised by a rule script, already located and explained.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,6 +64,11 @@ pub trait Scripts {
     /// on for a game someone watches, off for simulations, where nobody
     /// reads it and building it would cost more than the rules.
     fn set_narration(&self, _on: bool) {}
+    /// The game variables the rules keep by slot (their sheet), which a
+    /// new game's variables then keep by slot too (`Vars::adopt`).
+    fn var_layout(&self) -> Option<Rc<VarLayout>> {
+        None
+    }
     /// Puts the scripts back as they were when loaded: an error names what
     /// a script changed (rules keep no state between calls or games), after
     /// undoing it. It walks every table the rules built, so callers run it

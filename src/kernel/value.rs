@@ -45,70 +45,199 @@ impl fmt::Display for Value {
 /// Mediterranea game, where the first write after each copy copies a map
 /// of some hundred variables, that halved the copy.
 #[derive(Clone, Default)]
-pub struct Vars(Option<Rc<Map>>);
+pub struct Vars(Option<Rc<Inner>>);
 
 type Map = HashMap<Rc<str>, Value, BuildHasherDefault<NameHasher>>;
+
+/// A map's contents: the names a [`VarLayout`] lays out are kept by slot
+/// (an unset one holds `None`), every other name in the hash map. Only
+/// the game's variables are laid out, and only when the rules lay out a
+/// sheet (`vars.slots`): the host then writes a changed slot by its index,
+/// with no name to hash and find. What the variables mean (reads by name,
+/// equality, hashes, saves) does not depend on where each is kept.
+#[derive(Clone, Default)]
+struct Inner {
+    map: Map,
+    layout: Option<Rc<VarLayout>>,
+    /// Slot `i`'s value at `i - 1`: as long as the layout's names.
+    slots: Vec<Option<Value>>,
+}
+
+impl Inner {
+    fn slot(&self, name: &str) -> Option<usize> {
+        self.layout.as_ref()?.slot(name)
+    }
+
+    /// Moves the laid-out values to the hash map, by name.
+    fn drop_layout(&mut self) {
+        if let Some(layout) = self.layout.take() {
+            for (name, value) in layout.names.iter().zip(self.slots.drain(..)) {
+                if let Some(value) = value {
+                    self.map.insert(Rc::clone(name), value);
+                }
+            }
+        }
+    }
+}
+
+/// Names kept by slot (see [`Inner`]): slot `i` (from 1, as the rules'
+/// sheet counts) holds `names[i - 1]`.
+#[derive(Default, Debug)]
+pub struct VarLayout {
+    names: Vec<Rc<str>>,
+    slot_of: HashMap<Rc<str>, usize, BuildHasherDefault<NameHasher>>,
+}
+
+impl VarLayout {
+    /// The slot of `name`, given the next one if it is new.
+    pub fn lay_out(&mut self, name: &str) -> usize {
+        if let Some(slot) = self.slot(name) {
+            return slot;
+        }
+        let name = shared_name(name);
+        self.names.push(Rc::clone(&name));
+        self.slot_of.insert(name, self.names.len());
+        self.names.len()
+    }
+
+    pub fn slot(&self, name: &str) -> Option<usize> {
+        self.slot_of.get(name).copied()
+    }
+
+    /// The name of `slot`, which must be laid out.
+    pub fn name(&self, slot: usize) -> &Rc<str> {
+        &self.names[slot - 1]
+    }
+
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
 
 impl Vars {
     pub fn new() -> Vars {
         Vars::default()
     }
 
-    /// The map, to change: this copy's own from now on.
-    fn map_mut(&mut self) -> &mut Map {
+    /// The contents, to change: this copy's own from now on.
+    fn inner_mut(&mut self) -> &mut Inner {
         own(self.0.get_or_insert_with(Rc::default))
     }
 
     /// Room for `n` more variables without growing the map.
     pub fn reserve(&mut self, n: usize) {
-        self.map_mut().reserve(n);
+        self.inner_mut().map.reserve(n);
     }
 
     pub fn get(&self, name: &str) -> Option<&Value> {
-        self.0.as_ref()?.get(name)
+        let inner = self.0.as_ref()?;
+        match inner.slot(name) {
+            Some(slot) => inner.slots[slot - 1].as_ref(),
+            None => inner.map.get(name),
+        }
     }
 
     pub fn get_mut(&mut self, name: &str) -> Option<&mut Value> {
-        let map = self.0.as_mut()?;
         // A shared map is copied only if the name is there to change.
-        if Rc::get_mut(map).is_none() && !map.contains_key(name) {
+        let shared = Rc::get_mut(self.0.as_mut()?).is_none();
+        if shared && !self.contains_key(name) {
             return None;
         }
-        own(map).get_mut(name)
+        let inner = self.inner_mut();
+        match inner.slot(name) {
+            Some(slot) => inner.slots[slot - 1].as_mut(),
+            None => inner.map.get_mut(name),
+        }
     }
 
     pub fn contains_key(&self, name: &str) -> bool {
-        self.0.as_ref().is_some_and(|m| m.contains_key(name))
+        self.get(name).is_some()
     }
 
     pub fn insert(&mut self, name: impl Into<Rc<str>>, value: Value) -> Option<Value> {
-        self.map_mut().insert(name.into(), value)
+        let name = name.into();
+        let inner = self.inner_mut();
+        match inner.slot(&name) {
+            Some(slot) => inner.slots[slot - 1].replace(value),
+            None => inner.map.insert(name, value),
+        }
     }
 
     /// Sets `name` to `value`: in place when the name is there, else under
     /// the name's shared text (see [`shared_name`]), so a write allocates
     /// no name.
     pub fn set(&mut self, name: &str, value: Value) {
-        let map = self.map_mut();
-        match map.get_mut(name) {
-            Some(slot) => *slot = value,
+        let inner = self.inner_mut();
+        if let Some(slot) = inner.slot(name) {
+            inner.slots[slot - 1] = Some(value);
+            return;
+        }
+        match inner.map.get_mut(name) {
+            Some(old) => *old = value,
             None => {
-                map.insert(shared_name(name), value);
+                inner.map.insert(shared_name(name), value);
             }
         }
     }
 
     /// Adds `name`, which the map does not hold, under its shared text.
     pub fn insert_new(&mut self, name: &str, value: Value) {
-        self.map_mut().insert(shared_name(name), value);
+        let inner = self.inner_mut();
+        match inner.slot(name) {
+            Some(slot) => inner.slots[slot - 1] = Some(value),
+            None => {
+                inner.map.insert(shared_name(name), value);
+            }
+        }
     }
 
     pub fn remove(&mut self, name: &str) -> Option<Value> {
-        let map = self.0.as_mut()?;
-        if Rc::get_mut(map).is_none() && !map.contains_key(name) {
+        let shared = Rc::get_mut(self.0.as_mut()?).is_none();
+        if shared && !self.contains_key(name) {
             return None;
         }
-        own(map).remove(name)
+        let inner = self.inner_mut();
+        match inner.slot(name) {
+            Some(slot) => inner.slots[slot - 1].take(),
+            None => inner.map.remove(name),
+        }
+    }
+
+    /// Keeps the names `layout` lays out by slot from now on (a copy keeps
+    /// them so too); names another layout laid out go back to the map.
+    pub fn adopt(&mut self, layout: &Rc<VarLayout>) {
+        if self.layout().is_some_and(|l| Rc::ptr_eq(l, layout)) {
+            return;
+        }
+        let inner = self.inner_mut();
+        inner.drop_layout();
+        inner.slots = layout.names.iter().map(|n| inner.map.remove(n)).collect();
+        inner.layout = Some(Rc::clone(layout));
+    }
+
+    /// The layout whose names this map keeps by slot, if any.
+    pub fn layout(&self) -> Option<&Rc<VarLayout>> {
+        self.0.as_ref()?.layout.as_ref()
+    }
+
+    /// The laid-out values, slot by slot (none without a layout).
+    pub fn slot_values(&self) -> &[Option<Value>] {
+        self.0.as_ref().map_or(&[], |inner| &inner.slots)
+    }
+
+    /// How many variables are kept by name, not by slot.
+    pub fn named_len(&self) -> usize {
+        self.0.as_ref().map_or(0, |inner| inner.map.len())
+    }
+
+    /// Swaps `value` with `slot`'s (`None`: unset). The map must have
+    /// adopted a layout that has `slot`.
+    pub fn swap_slot(&mut self, slot: usize, value: &mut Option<Value>) {
+        std::mem::swap(&mut self.inner_mut().slots[slot - 1], value);
     }
 
     pub fn is_empty(&self) -> bool {
@@ -116,7 +245,9 @@ impl Vars {
     }
 
     pub fn len(&self) -> usize {
-        self.0.as_ref().map_or(0, |m| m.len())
+        self.0.as_ref().map_or(0, |inner| {
+            inner.map.len() + inner.slots.iter().filter(|v| v.is_some()).count()
+        })
     }
 
     /// The variables in name order.
@@ -128,7 +259,16 @@ impl Vars {
 
     /// The variables in no particular order, for sums and order-free hashes.
     pub fn iter_unordered(&self) -> impl Iterator<Item = (&str, &Value)> {
-        self.0.iter().flat_map(|m| m.iter().map(|(k, v)| (&**k, v)))
+        self.0.iter().flat_map(|inner| {
+            let laid_out = inner.layout.iter().flat_map(|layout| {
+                layout
+                    .names
+                    .iter()
+                    .zip(&inner.slots)
+                    .filter_map(|(k, v)| Some((&**k, v.as_ref()?)))
+            });
+            inner.map.iter().map(|(k, v)| (&**k, v)).chain(laid_out)
+        })
     }
 
     /// The first variable named after `name` in name order (all of them
@@ -175,7 +315,7 @@ fn shared_name(name: &str) -> Rc<str> {
 /// `map` to change, copied first if another `Vars` shares it. (The check
 /// for a map of one's own is two reads; `Rc::make_mut`, a call, is only
 /// made to copy.)
-fn own(map: &mut Rc<Map>) -> &mut Map {
+fn own(map: &mut Rc<Inner>) -> &mut Inner {
     if Rc::get_mut(map).is_none() {
         Rc::make_mut(map);
     }
@@ -203,7 +343,12 @@ impl<'a> IntoIterator for &'a Vars {
 impl<K: Into<Rc<str>>> FromIterator<(K, Value)> for Vars {
     fn from_iter<I: IntoIterator<Item = (K, Value)>>(items: I) -> Vars {
         let map: Map = items.into_iter().map(|(k, v)| (k.into(), v)).collect();
-        Vars((!map.is_empty()).then(|| Rc::new(map)))
+        Vars((!map.is_empty()).then(|| {
+            Rc::new(Inner {
+                map,
+                ..Inner::default()
+            })
+        }))
     }
 }
 
@@ -267,8 +412,9 @@ impl Hasher for NameHasher {
 
 #[cfg(test)]
 mod tests {
-    use super::{Value, Vars};
+    use super::{Value, VarLayout, Vars};
     use std::hash::{DefaultHasher, Hash, Hasher};
+    use std::rc::Rc;
 
     fn hash(vars: &Vars) -> u64 {
         let mut h = DefaultHasher::new();
@@ -340,5 +486,51 @@ mod tests {
         b.insert("a", Value::Int(5));
         assert_ne!(a, b);
         assert!(Vars::new().is_empty() && a.len() == 2);
+    }
+
+    fn layout(names: &[&str]) -> Rc<VarLayout> {
+        let mut layout = VarLayout::default();
+        for name in names {
+            layout.lay_out(name);
+        }
+        Rc::new(layout)
+    }
+
+    #[test]
+    fn laid_out_names_read_and_compare_as_named_ones() {
+        let named: Vars = [
+            ("turn", Value::Int(3)),
+            ("side", Value::Str("red".into())),
+            ("note", Value::Bool(true)),
+        ]
+        .into_iter()
+        .collect();
+        let mut slotted = named.clone();
+        let sheet = layout(&["turn", "side", "unset"]);
+        slotted.adopt(&sheet);
+        assert_eq!(slotted.slot_values()[0], Some(Value::Int(3)));
+        assert_eq!(slotted.slot_values()[2], None);
+        assert_eq!(slotted.named_len(), 1, "only 'note' stays by name");
+        assert_eq!(slotted, named);
+        assert_eq!(hash(&slotted), hash(&named));
+        assert_eq!(format!("{slotted:?}"), format!("{named:?}"));
+        assert_eq!(slotted.len(), 3);
+        assert!(!slotted.contains_key("unset"));
+        // By name and by slot, one value.
+        slotted.set("unset", Value::Int(1));
+        assert_eq!(slotted.slot_values()[2], Some(Value::Int(1)));
+        let mut old = Some(Value::Int(4));
+        slotted.swap_slot(1, &mut old);
+        assert_eq!(old, Some(Value::Int(3)));
+        assert_eq!(slotted.get("turn"), Some(&Value::Int(4)));
+        assert_eq!(slotted.remove("side"), Some(Value::Str("red".into())));
+        assert_eq!(slotted.get_mut("turn"), Some(&mut Value::Int(4)));
+        assert_ne!(slotted, named);
+        // A copy is its own; another layout takes the names over.
+        let copy = slotted.clone();
+        slotted.adopt(&layout(&["note"]));
+        assert_eq!(slotted, copy);
+        assert_eq!(slotted.named_len(), 2);
+        assert_eq!(copy.slot_values()[0], Some(Value::Int(4)));
     }
 }

@@ -12,7 +12,7 @@ use crate::kernel::game::{Game, ScriptRef};
 use crate::kernel::piece::{PieceId, PlayerId};
 use crate::kernel::scripts::{RulesError, ScriptCounts, Scripts, Step};
 use crate::kernel::state::GameState;
-use crate::kernel::value::NameHasher;
+use crate::kernel::value::{NameHasher, VarLayout};
 use crate::script::api::known::Known;
 use crate::script::api::link::NameRefs;
 use crate::script::api::{self, Api, Link};
@@ -700,6 +700,10 @@ impl Scripts for LuaRules {
         self.link.set_narration(on);
         // The switch cannot fail: it assigns a boolean.
         self.sandbox.call(|_| self.api.narrate.call::<()>(on)).ok();
+    }
+
+    fn var_layout(&self) -> Option<Rc<VarLayout>> {
+        Some(self.api.vars_cache.sheet().layout()).filter(|layout| !layout.is_empty())
     }
 
     fn reset(&self) -> Result<(), RulesError> {

@@ -25,14 +25,12 @@ mod raw;
 
 use super::fail;
 use super::native::{ApiError, type_name};
-use crate::kernel::value::{NameHasher, Value};
+use crate::kernel::value::{Value, VarLayout};
 use mlua::{Lua, Table, ffi};
 pub use raw::Arrays;
 use raw::{Layout, Plain};
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::ffi::{c_int, c_void};
-use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
 /// The sheet: its layout, the rules' array and the host's shadow.
@@ -50,18 +48,21 @@ pub struct Sheet {
     shadow_at: Cell<*const c_void>,
     /// Slot by name, for the `vars` functions (one raw read in C).
     slots: Table,
-    /// The names, slot by slot (slot `i` holds `names[i - 1]`).
-    names: RefCell<Vec<Rc<str>>>,
-    slot_of: RefCell<HashMap<Rc<str>, usize, BuildHasherDefault<NameHasher>>>,
+    /// The names by slot, which the state's variables keep by slot too
+    /// (`Vars::adopt`): shared with them once the package has loaded.
+    names: RefCell<Rc<VarLayout>>,
     /// Until the package freezes, it may lay out more slots.
     open: Cell<bool>,
     layout: Layout,
     /// The slots found changed by the last comparison (a buffer kept).
     changed: RefCell<Vec<usize>>,
+    /// The list a take-back fills, kept between calls (see `recycle`).
+    spare: RefCell<Vec<(usize, Option<Value>)>>,
 }
 
-/// A value taken back from the sheet, or what is wrong with it.
-pub type Taken = Result<Vec<(Rc<str>, Option<Value>)>, String>;
+/// The values taken back from the sheet, by slot, or what is wrong with
+/// one of them.
+pub type Taken = Result<Vec<(usize, Option<Value>)>, String>;
 
 impl Sheet {
     pub fn new(lua: &Lua) -> mlua::Result<Rc<Sheet>> {
@@ -80,11 +81,11 @@ impl Sheet {
             table,
             shadow: RefCell::new(shadow),
             slots: lua.create_table()?,
-            names: RefCell::new(Vec::new()),
-            slot_of: RefCell::new(HashMap::default()),
+            names: RefCell::default(),
             open: Cell::new(true),
             layout,
             changed: RefCell::new(Vec::new()),
+            spare: RefCell::new(Vec::new()),
         });
         let meta = lua.create_table()?;
         meta.raw_set("__newindex", sheet.newindex(lua)?)?;
@@ -117,22 +118,26 @@ impl Sheet {
 
     /// How many slots are laid out.
     pub fn slot_count(&self) -> usize {
-        self.names.borrow().len()
+        self.laid_out().len()
     }
 
     /// The slot of `name`, if it is laid out.
     pub fn slot(&self, name: &str) -> Option<usize> {
-        self.slot_of.borrow().get(name).copied()
+        self.laid_out().slot(name)
     }
 
-    /// The name of `slot`, read with no guard to drop (a walk of Lua's
-    /// may be cut short, out of memory): safe while the package cannot lay
-    /// out slots, which is whenever a game runs.
-    fn name(&self, slot: usize) -> Rc<str> {
+    /// The names by slot, for the state's variables to adopt.
+    pub fn layout(&self) -> Rc<VarLayout> {
+        Rc::clone(&self.names.borrow())
+    }
+
+    /// The layout, read with no guard to drop (a walk of Lua's may be cut
+    /// short, out of memory): safe while the package cannot lay out slots,
+    /// which is whenever a game runs.
+    fn laid_out(&self) -> &VarLayout {
         // SAFETY: `lay_out`, the only writer, runs while the package loads,
-        // never during a take-back.
-        let names = unsafe { self.names.try_borrow_unguarded() };
-        Rc::clone(&names.expect("the names are not being laid out")[slot - 1])
+        // never while a reference from here is alive.
+        unsafe { self.names.try_borrow_unguarded() }.expect("the names are not being laid out")
     }
 
     /// Takes a plain value of `slot` (see `raw.rs`) from the sheet into the
@@ -140,12 +145,12 @@ impl Sheet {
     ///
     /// # Safety
     /// `arrays` are good, and `slot` is laid out.
-    unsafe fn take_plain(&self, arrays: &Arrays, slot: usize) -> Option<(Rc<str>, Option<Value>)> {
+    unsafe fn take_plain(&self, arrays: &Arrays, slot: usize) -> Option<(usize, Option<Value>)> {
         // SAFETY: guaranteed by the caller.
         unsafe {
             let plain = arrays.read(slot)?;
             arrays.store(slot, plain, false);
-            Some((self.name(slot), plain.value()))
+            Some((slot, plain.value()))
         }
     }
 
@@ -247,16 +252,15 @@ impl Sheet {
         if let Some(slot) = self.slot(name) {
             return Ok(slot);
         }
-        let name: Rc<str> = name.into();
-        let slot = self.slot_count() + 1;
-        self.slots.raw_set(&*name, slot)?;
+        let slot = Rc::get_mut(&mut self.names.borrow_mut())
+            .expect("the layout is shared once the package has loaded")
+            .lay_out(name);
+        self.slots.raw_set(name, slot)?;
         // Every slot holds a value until the first load (which gives each
         // its state's value, nil included), so that Lua sizes the array
         // part to hold them all: it counts only keys that hold a value.
         // (Nothing shrinks it later: no other key can be added.)
         self.table.raw_set(slot, false)?;
-        self.names.borrow_mut().push(Rc::clone(&name));
-        self.slot_of.borrow_mut().insert(name, slot);
         Ok(slot)
     }
 
@@ -301,10 +305,13 @@ impl Sheet {
                 .iter()
                 .all(|&slot| unsafe { arrays.read(slot) }.is_some())
             {
-                let taken = changed
-                    .iter()
-                    .filter_map(|&slot| unsafe { self.take_plain(arrays, slot) });
-                return Ok(Ok(taken.collect()));
+                let mut taken = self.spare.take();
+                taken.extend(
+                    changed
+                        .iter()
+                        .filter_map(|&slot| unsafe { self.take_plain(arrays, slot) }),
+                );
+                return Ok(Ok(taken));
             }
         }
         let compared = arrays.is_some();
@@ -340,7 +347,7 @@ impl Sheet {
         arrays: Option<&Arrays>,
         changed: &[usize],
     ) -> Taken {
-        let mut taken = Vec::with_capacity(changed.len());
+        let mut taken = self.spare.take();
         for &slot in changed {
             // SAFETY: guaranteed by the caller.
             unsafe {
@@ -354,16 +361,23 @@ impl Sheet {
                     format!(
                         "vars.sheet[{slot}] ('{}') holds {what}: game variables hold booleans, \
                          whole numbers and UTF-8 strings",
-                        self.name(slot)
+                        self.laid_out().name(slot)
                     )
                 })?;
                 ffi::lua_pushvalue(l, -1);
                 ffi::lua_rawseti(l, 1, at);
                 ffi::lua_rawseti(l, 2, at);
-                taken.push((self.name(slot), value));
+                taken.push((slot, value));
             }
         }
         Ok(taken)
+    }
+
+    /// Keeps the list a take-back returned, emptied, for the next one: a
+    /// take-back then allocates nothing.
+    pub fn recycle(&self, mut taken: Vec<(usize, Option<Value>)>) {
+        taken.clear();
+        *self.spare.borrow_mut() = taken;
     }
 
     /// The sheet's and the shadow's arrays, if they can be read in memory,
@@ -559,7 +573,11 @@ mod tests {
         let mut found = Vec::new();
         let mut take = || {
             let t = sheet.take_back(&lua).unwrap();
-            found.push(t.map(|t| t.into_iter().map(|(n, v)| (n.to_string(), v)).collect()));
+            found.push(t.map(|t| {
+                t.into_iter()
+                    .map(|(slot, v)| (sheet.laid_out().name(slot).to_string(), v))
+                    .collect()
+            }));
         };
         // The first take-back finds what `close` left (false) as changed.
         take();

@@ -87,10 +87,10 @@ impl VarsCache {
         ])
     }
 
-    /// Notes how many variables a lent state holds, so the next mirror has
-    /// room for them from the start.
+    /// Notes how many variables a lent state holds off the sheet, so the
+    /// next mirror has room for them from the start.
     pub fn fit(&self, vars: &Vars) {
-        self.room.set(self.room.get().max(vars.len()));
+        self.room.set(self.room.get().max(vars.named_len()));
     }
 
     /// `vars.game`: an empty table that reads the mirror and writes through
@@ -141,29 +141,30 @@ impl VarsCache {
 
     /// Makes the mirror hold `vars` with no call into Lua, when it can: the
     /// mirror holds no name (`MirrorBook::empty`, the caller's to check),
-    /// every variable is on the sheet with a plain value, and the sheet is
-    /// read in memory. A solitaire journey's new game then costs a fill of
-    /// the sheet, not a new mirror. Returns whether it could.
+    /// `vars` keep every variable by the sheet's slots (`Vars::adopt`: a
+    /// new game's do) with plain values, and the sheet is read in memory.
+    /// A solitaire journey's new game then costs a copy of its slots, not
+    /// a new mirror. Returns whether it could.
     pub fn fill_sheet(&self, vars: &Vars) -> bool {
         let sheet = &self.sheet;
+        let laid_out = vars
+            .layout()
+            .is_some_and(|layout| Rc::ptr_eq(layout, &sheet.layout()));
+        if !laid_out || vars.named_len() > 0 {
+            return false;
+        }
         // SAFETY: no Lua runs until the arrays are dropped, below.
         let Some(arrays) = (unsafe { sheet.arrays_now() }) else {
             return false;
         };
-        self.fit(vars);
         // SAFETY: no Lua runs while the arrays are written, and only plain
-        // values are stored, which need no call into Lua. A variable that
-        // is not plain or not on the sheet stops the fill half way; the
-        // load that follows then stores every slot again.
+        // values are stored, which need no call into Lua. A value that is
+        // not plain stops the fill half way; the load that follows then
+        // stores every slot again.
         unsafe {
-            for slot in 1..=sheet.slot_count() {
-                sheet::store_plain(&arrays, slot, None);
-            }
-            vars.iter_unordered().all(|(name, value)| {
-                sheet
-                    .slot(name)
-                    .is_some_and(|slot| sheet::store_plain(&arrays, slot, Some(value)))
-            })
+            (1..)
+                .zip(vars.slot_values())
+                .all(|(slot, value)| sheet::store_plain(&arrays, slot, value.as_ref()))
         }
     }
 
@@ -271,17 +272,20 @@ impl VarsCache {
     ) -> Result<(), String> {
         let taken = taken.unwrap_or_else(|| Err("the rules' sheet could not be taken back".into()));
         let written = taken.and_then(|mut taken| {
-            if taken.is_empty() {
-                return Ok(());
-            }
-            let before = state.vars_stamp();
-            state.set_game_vars(&mut taken, link.data_limit())?;
-            link.cache_follows(
-                before,
-                state.vars_stamp(),
-                taken.iter().map(|(name, _)| &**name),
-            );
-            Ok(())
+            let written = if taken.is_empty() {
+                Ok(())
+            } else {
+                let before = state.vars_stamp();
+                let layout = self.sheet.layout();
+                let written = state.set_game_slots(&layout, &mut taken, link.data_limit());
+                if written.is_ok() {
+                    let names = taken.iter().map(|(slot, _)| &**layout.name(*slot));
+                    link.cache_follows(before, state.vars_stamp(), names);
+                }
+                written
+            };
+            self.sheet.recycle(taken);
+            written
         });
         if written.is_err() {
             link.mirror().forget();

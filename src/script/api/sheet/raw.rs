@@ -197,6 +197,12 @@ impl Arrays {
         for i in 0..n {
             // SAFETY: guaranteed by the caller.
             let (x, y) = unsafe { (&*self.sheet.add(i), &*self.shadow.add(i)) };
+            // The same bits are the same value: most slots, at two
+            // compares. Other bits may still be one value (nils of two
+            // variants, or false, whose value word Lua leaves as it was).
+            if x.value == y.value && x.tag == y.tag {
+                continue;
+            }
             let same = if x.tag & TYPE_BITS == NIL {
                 y.tag & TYPE_BITS == NIL
             } else {
