@@ -389,18 +389,19 @@ impl LuaRules {
             }
             self.link.mirror().loaded(stamp, state.vars().len());
         }
-        // The sheet is taken back in the same protected call, and settled
-        // into the state once it is no longer lent (see `sheet.rs`); if
-        // the take-back itself fails (Lua out of memory), the sheet is
+        // The sheet is taken back once the state is no longer lent, in
+        // memory if it can be, and settled into the state (see `sheet.rs`);
+        // if the take-back itself fails (Lua out of memory), the sheet is
         // loaded again from the state at the next call.
-        let mut taken = None;
-        let out = self.link.lend(state, frame, || {
-            self.sandbox.call(|lua| {
-                let out = f(lua);
-                taken = Some(cache.sheet().take_back(lua)?);
-                out
-            })
-        });
+        let out = self.link.lend(state, frame, || self.sandbox.call(f));
+        let sheet = cache.sheet();
+        let taken = match sheet.take_in_memory(state.vars()) {
+            Some(taken) => Some(Ok(taken)),
+            None => self
+                .sandbox
+                .call(|lua| sheet.take_back(lua, state.vars()))
+                .ok(),
+        };
         let settled = cache.settle(&self.link, state, taken);
         cache.fit(state.vars());
         match (out, settled) {

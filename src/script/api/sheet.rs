@@ -25,7 +25,7 @@ mod raw;
 
 use super::fail;
 use super::native::{ApiError, type_name};
-use crate::kernel::value::{Value, VarLayout};
+use crate::kernel::value::{Value, VarLayout, Vars};
 use mlua::{Lua, Table, ffi};
 pub use raw::Arrays;
 use raw::{Layout, Plain};
@@ -282,41 +282,66 @@ impl Sheet {
     }
 
     /// Compares the sheet with the shadow and returns every changed slot
-    /// with its value checked as `vars.set` checks it (a whole float read
-    /// as the integer it equals, which both then hold); the shadow takes
-    /// the new values. `Err` names the first value the kernel cannot hold;
-    /// the caller then loads the sheet again from the state.
-    pub fn take_back(&self, lua: &Lua) -> mlua::Result<Taken> {
+    /// with its value, in memory (see `raw.rs`), with no call into Lua;
+    /// plain values are stored in the shadow. `vars` are the lent state's:
+    /// a slot holding text that differs from the shadow is compared with
+    /// their text ([`Arrays::text`]). `None` when it cannot be done so (the
+    /// layout is not trusted, or a changed slot holds a float or a value
+    /// the kernel refuses): the caller then calls [`Sheet::take_back`],
+    /// with nothing changed.
+    pub fn take_in_memory(&self, vars: &Vars) -> Option<Vec<(usize, Option<Value>)>> {
         let n = self.slot_count();
         if n == 0 {
-            return Ok(Ok(Vec::new()));
+            return Some(Vec::new());
         }
-        let mut changed = self.changed.borrow_mut();
-        changed.clear();
-        // Mostly nothing has changed but plain values, which are read and
-        // stored in memory, with no call into Lua (see `raw.rs`).
         // SAFETY: both tables are alive (held here), and no Lua runs while
         // their arrays are read.
-        let arrays = unsafe { self.arrays_now() };
-        if let Some(arrays) = &arrays {
-            // SAFETY: as above; the changed slots are in 1..=n.
-            unsafe { arrays.differing(n, &mut changed) };
-            if changed
+        let arrays = unsafe { self.arrays_now() }?;
+        let kernel = self.held(vars);
+        let mut changed = self.changed.borrow_mut();
+        changed.clear();
+        // SAFETY: as above; the changed slots are in 1..=n, and their
+        // values are all checked before any is stored in the shadow.
+        unsafe {
+            arrays.differing(n, kernel, &mut changed);
+            let text = |slot| arrays.text(slot).and_then(|t| std::str::from_utf8(t).ok());
+            if !changed
                 .iter()
-                .all(|&slot| unsafe { arrays.read(slot) }.is_some())
+                .all(|&slot| arrays.read(slot).is_some() || text(slot).is_some())
             {
-                let mut taken = self.spare.take();
-                taken.extend(
-                    changed
-                        .iter()
-                        .filter_map(|&slot| unsafe { self.take_plain(arrays, slot) }),
-                );
-                return Ok(Ok(taken));
+                return None;
             }
+            let mut taken = self.spare.take();
+            taken.extend(changed.iter().map(|&slot| {
+                self.take_plain(&arrays, slot).unwrap_or_else(|| {
+                    let text = text(slot).expect("checked above");
+                    arrays.mark_text(slot);
+                    (slot, Some(Value::Str(text.to_owned())))
+                })
+            }));
+            Some(taken)
         }
-        let compared = arrays.is_some();
-        // Text, a float or a value the kernel refuses: through Lua (the
-        // comparison, if made above, stands).
+    }
+
+    /// The values `vars` hold by the sheet's slots (none if they keep no
+    /// variable by them).
+    fn held<'a>(&self, vars: &'a Vars) -> &'a [Option<Value>] {
+        let laid_out = vars
+            .layout()
+            .is_some_and(|layout| Rc::ptr_eq(layout, &self.names.borrow()));
+        if laid_out { vars.slot_values() } else { &[] }
+    }
+
+    /// As [`Sheet::take_in_memory`], through Lua where it must be: every
+    /// changed value is checked as `vars.set` checks it (a whole float read
+    /// as the integer it equals, which both then hold) and stored in the
+    /// shadow. `Err` names the first value the kernel cannot hold; the
+    /// caller then loads the sheet again from the state.
+    pub fn take_back(&self, lua: &Lua, vars: &Vars) -> mlua::Result<Taken> {
+        let n = self.slot_count();
+        let kernel = self.held(vars);
+        let mut changed = self.changed.borrow_mut();
+        changed.clear();
         let mut taken = Ok(Vec::new());
         // SAFETY: the sheet is at 1 and the shadow at 2. Nothing here
         // raises: reads, stores into slots the arrays hold, an integer
@@ -324,8 +349,9 @@ impl Sheet {
         unsafe {
             lua.exec_raw::<()>((&self.table, &*self.shadow.borrow()), |l| {
                 let arrays = self.layout.arrays(l, 1, 2, n);
-                if !compared {
-                    raw::differing_by_api(l, 1, 2, n, &mut changed);
+                match &arrays {
+                    Some(arrays) => arrays.differing(n, kernel, &mut changed),
+                    None => raw::differing_by_api(l, 1, 2, n, &mut changed),
                 }
                 taken = self.take(l, arrays.as_ref(), &changed);
                 ffi::lua_settop(l, 0);
@@ -551,31 +577,39 @@ unsafe extern "C-unwind" fn sheet_newindex(l: *mut ffi::lua_State) -> c_int {
 #[cfg(test)]
 mod tests {
     use super::{Layout, Sheet};
-    use crate::kernel::value::Value;
+    use crate::kernel::value::{Value, Vars};
 
-    /// What three take-backs find after the rules' writes, on a sheet of
-    /// `a`, `b` and `c` read in memory or through the API.
     /// One take-back's findings, names as text.
     type Found = Result<Vec<(String, Option<Value>)>, String>;
 
-    fn taken(in_memory: bool) -> Vec<Found> {
+    /// What take-backs find after the rules' writes, on a sheet of `a`, `b`
+    /// and `c` read in `layout`, with the kernel's variables following
+    /// (as the host settles them).
+    fn taken(layout: Option<Layout>) -> Vec<Found> {
         let lua = mlua::Lua::new();
-        let sheet = if in_memory {
-            Sheet::new(&lua).unwrap()
-        } else {
-            Sheet::with_layout(&lua, Layout::through_the_api()).unwrap()
+        let sheet = match layout {
+            None => Sheet::new(&lua).unwrap(),
+            Some(layout) => Sheet::with_layout(&lua, layout).unwrap(),
         };
         for name in ["a", "b", "c"] {
             sheet.lay_out(name).unwrap();
         }
         sheet.close(&lua).unwrap();
+        let mut kernel = Vars::new();
+        kernel.adopt(&sheet.layout());
         let table = sheet.table();
         let mut found = Vec::new();
         let mut take = || {
-            let t = sheet.take_back(&lua).unwrap();
+            let t = match sheet.take_in_memory(&kernel) {
+                Some(t) => Ok(t),
+                None => sheet.take_back(&lua, &kernel).unwrap(),
+            };
             found.push(t.map(|t| {
                 t.into_iter()
-                    .map(|(slot, v)| (sheet.laid_out().name(slot).to_string(), v))
+                    .map(|(slot, v)| {
+                        kernel.swap_slot(slot, &mut v.clone());
+                        (sheet.laid_out().name(slot).to_string(), v)
+                    })
                     .collect()
             }));
         };
@@ -587,11 +621,23 @@ mod tests {
         take();
         take();
         table.raw_set(1, 2.0).unwrap();
+        table.raw_set(2, lua.create_string("x").unwrap()).unwrap();
         take();
         assert_eq!(
             table.raw_get::<mlua::Value>(1).unwrap(),
             mlua::Value::Integer(2)
         );
+        table
+            .raw_set(2, "a longer text than the forty bytes Lua interns")
+            .unwrap();
+        take();
+        take();
+        // Text taken back in memory is marked, not kept, in the shadow:
+        // clearing it must still be seen where the shadow held nil.
+        table.raw_set(3, "y").unwrap();
+        take();
+        table.raw_set(3, mlua::Value::Nil).unwrap();
+        take();
         table.raw_set(2, lua.create_table().unwrap()).unwrap();
         take();
         found
@@ -599,21 +645,28 @@ mod tests {
 
     #[test]
     fn the_sheet_is_taken_back_alike_in_memory_and_through_the_api() {
-        let found = taken(true);
-        assert_eq!(found, taken(false));
+        let found = taken(None);
+        assert_eq!(found, taken(Some(Layout::without_text())));
+        assert_eq!(found, taken(Some(Layout::through_the_api())));
         let int = |n| Some(Value::Int(n));
+        let text = |t: &str| Some(Value::Str(t.into()));
         assert_eq!(
             found[1],
             Ok(vec![
                 ("a".into(), int(5)),
-                ("b".into(), Some(Value::Str("x".into()))),
+                ("b".into(), text("x")),
                 ("c".into(), None)
             ])
         );
         assert_eq!(found[2], Ok(vec![]));
-        assert_eq!(found[3], Ok(vec![("a".into(), int(2))]));
+        assert_eq!(found[3], Ok(vec![("a".into(), int(2))]), "the same text");
+        let long = "a longer text than the forty bytes Lua interns";
+        assert_eq!(found[4], Ok(vec![("b".into(), text(long))]));
+        assert_eq!(found[5], Ok(vec![]));
+        assert_eq!(found[6], Ok(vec![("c".into(), text("y"))]));
+        assert_eq!(found[7], Ok(vec![("c".into(), None)]));
         assert!(
-            found[4]
+            found[8]
                 .as_ref()
                 .unwrap_err()
                 .contains("vars.sheet[2] ('b') holds a table")
@@ -626,5 +679,7 @@ mod tests {
         // still works through the API, only slower.
         let lua = mlua::Lua::new();
         assert!(Sheet::new(&lua).unwrap().compares_memory());
+        // The same for strings.
+        assert!(Sheet::new(&lua).unwrap().layout.reads_text());
     }
 }

@@ -15,6 +15,7 @@
 //! speed, never correctness (and a test that expects the check to pass
 //! says so).
 
+use crate::kernel::value::Value;
 use mlua::ffi;
 use std::ffi::{c_int, c_uint, c_void};
 
@@ -39,6 +40,23 @@ struct TableHead {
     array: *mut TValue,
 }
 
+/// The head of Lua 5.4's `TString`, up to its bytes (`contents`).
+#[repr(C)]
+struct TStringHead {
+    next: *mut c_void,
+    tt: u8,
+    marked: u8,
+    extra: u8,
+    /// The length of a short string; `LONG` for a long one, whose length
+    /// is `long_len`.
+    short_len: u8,
+    hash: c_uint,
+    long_len: usize,
+}
+
+/// `shrlen` of a long string.
+const LONG: u8 = 0xff;
+
 /// Type tags (`lobject.h`): the type in the low four bits, the variant
 /// above. Nil has three variants, which all read as nil; a boolean's value
 /// is its variant.
@@ -48,6 +66,11 @@ const FALSE: u8 = 0x01;
 const TRUE: u8 = 0x11;
 const INTEGER: u8 = 0x03;
 const FLOAT: u8 = 0x13;
+/// A light userdata, which the collector does not follow.
+const LIGHT_USERDATA: u8 = 0x02;
+/// Short and long strings, with the collectable bit (`ctb`).
+const SHORT_STRING: u8 = 0x44;
+const LONG_STRING: u8 = 0x54;
 /// A table's tag in its header (type 5; the collectable bit is only in a
 /// value's tag).
 const TABLE: u8 = 0x05;
@@ -61,8 +84,7 @@ pub(super) enum Plain {
 }
 
 impl Plain {
-    pub(super) fn value(self) -> Option<crate::kernel::value::Value> {
-        use crate::kernel::value::Value;
+    pub(super) fn value(self) -> Option<Value> {
         match self {
             Plain::Nil => None,
             Plain::Bool(b) => Some(Value::Bool(b)),
@@ -79,17 +101,20 @@ impl Plain {
     }
 }
 
-/// Whether the memory layout above is the running Lua's.
+/// Whether the memory layout above is the running Lua's (`trusted`), and
+/// its strings' too (`text`).
 #[derive(Clone, Copy)]
 pub(super) struct Layout {
     trusted: bool,
+    text: bool,
 }
 
 /// The array parts of the sheet and the shadow, when both can be read in
-/// memory for slots 1 to `n`.
+/// memory for slots 1 to `n`, and whether strings can be read there too.
 pub struct Arrays {
     sheet: *mut TValue,
     shadow: *mut TValue,
+    text: bool,
 }
 
 impl Layout {
@@ -123,7 +148,18 @@ impl Layout {
                     && slot(4).value == 2.5f64.to_bits()
             };
             ffi::lua_settop(l, -2);
-            Layout { trusted }
+            let text = trusted && probe_text(l);
+            Layout { trusted, text }
+        }
+    }
+
+    /// A layout whose tables are trusted but not its strings (for the tests
+    /// of that path).
+    #[cfg(test)]
+    pub(super) fn without_text() -> Layout {
+        Layout {
+            trusted: true,
+            text: false,
         }
     }
 
@@ -131,13 +167,23 @@ impl Layout {
     /// tests of that path).
     #[cfg(test)]
     pub(super) fn through_the_api() -> Layout {
-        Layout { trusted: false }
+        Layout {
+            trusted: false,
+            text: false,
+        }
     }
 
     /// Whether the layout is trusted (for the test that expects it).
     #[cfg(test)]
     pub(super) fn trusted(self) -> bool {
         self.trusted
+    }
+
+    /// Whether strings are read in memory too (for the test that expects
+    /// it).
+    #[cfg(test)]
+    pub(super) fn reads_text(self) -> bool {
+        self.text
     }
 
     /// The array parts of the tables at `sheet` and `shadow`, if the layout
@@ -183,17 +229,77 @@ impl Layout {
         (a.alimit as usize >= n && b.alimit as usize >= n).then_some(Arrays {
             sheet: a.array,
             shadow: b.array,
+            text: self.text,
         })
+    }
+}
+
+/// Builds a table of a short and a long string through the API and reads
+/// them back from memory: strings are read there only if both read as
+/// they were written.
+///
+/// # Safety
+/// As [`Layout::probe`], whose table layout is trusted.
+unsafe fn probe_text(l: *mut ffi::lua_State) -> bool {
+    let short = "probe";
+    let long = "a long string, longer than the forty bytes Lua interns";
+    // SAFETY: guaranteed by the caller; the table stays on the stack while
+    // its memory is read.
+    unsafe {
+        ffi::lua_createtable(l, 2, 0);
+        for (slot, text) in [(1, short), (2, long)] {
+            ffi::lua_pushlstring(l, text.as_ptr().cast(), text.len());
+            ffi::lua_rawseti(l, -2, slot);
+        }
+        let head = &*ffi::lua_topointer(l, -1).cast::<TableHead>();
+        let slot = |i: usize| &*head.array.add(i);
+        let read = head.alimit == 2
+            && slot(0).tag == SHORT_STRING
+            && slot(1).tag == LONG_STRING
+            && text_of(slot(0)) == Some(short.as_bytes())
+            && text_of(slot(1)) == Some(long.as_bytes());
+        ffi::lua_settop(l, -2);
+        read
+    }
+}
+
+/// The bytes of a string value, as `lobject.h` lays out a `TString`.
+///
+/// # Safety
+/// `value` is a live value of a trusted layout; the bytes live as long as
+/// the string does.
+unsafe fn text_of<'a>(value: &TValue) -> Option<&'a [u8]> {
+    if value.tag != SHORT_STRING && value.tag != LONG_STRING {
+        return None;
+    }
+    // SAFETY: guaranteed by the caller: a string's value is its `TString`,
+    // whose bytes follow the head.
+    unsafe {
+        let head = &*(value.value as *const TStringHead);
+        let len = match head.short_len {
+            LONG => head.long_len,
+            short => usize::from(short),
+        };
+        let bytes = (head as *const TStringHead).add(1).cast::<u8>();
+        Some(std::slice::from_raw_parts(bytes, len))
     }
 }
 
 impl Arrays {
     /// Pushes onto `out` every slot in 1..=`n` whose value differs between
-    /// the sheet and the shadow (nils of every variant equal).
+    /// the sheet and the shadow (nils of every variant equal), unless the
+    /// sheet's is text equal to the `kernel`'s value of the slot (see
+    /// [`Arrays::text`]): `kernel` holds the state's values by slot, or
+    /// nothing.
     ///
     /// # Safety
     /// From [`Layout::arrays`] with this `n`, and Lua has not run since.
-    pub(super) unsafe fn differing(&self, n: usize, out: &mut Vec<usize>) {
+    pub(super) unsafe fn differing(
+        &self,
+        n: usize,
+        kernel: &[Option<Value>],
+        out: &mut Vec<usize>,
+    ) {
         for i in 0..n {
             // SAFETY: guaranteed by the caller.
             let (x, y) = unsafe { (&*self.sheet.add(i), &*self.shadow.add(i)) };
@@ -206,11 +312,48 @@ impl Arrays {
             let same = if x.tag & TYPE_BITS == NIL {
                 y.tag & TYPE_BITS == NIL
             } else {
-                x.tag == y.tag && (x.tag & TYPE_BITS == FALSE || x.value == y.value)
+                x.tag == y.tag && x.tag & TYPE_BITS == FALSE
             };
-            if !same {
+            let kept = || match (unsafe { self.text(i + 1) }, kernel.get(i)) {
+                (Some(text), Some(Some(Value::Str(held)))) => text == held.as_bytes(),
+                _ => false,
+            };
+            if !same && !kept() {
                 out.push(i + 1);
             }
+        }
+    }
+
+    /// The sheet's `slot`, if it holds text and strings are read in
+    /// memory. A string taken back this way is not stored in the shadow
+    /// (which needs the collector's help), but marked there as text the
+    /// kernel holds ([`Arrays::mark_text`]); the slot then differs from
+    /// the shadow until the next load, and is compared with the kernel's
+    /// text instead ([`Arrays::differing`]).
+    ///
+    /// # Safety
+    /// As [`Arrays::differing`], with `slot` in 1..=n; the bytes live while
+    /// no Lua runs.
+    pub(super) unsafe fn text<'a>(&self, slot: usize) -> Option<&'a [u8]> {
+        if !self.text {
+            return None;
+        }
+        // SAFETY: guaranteed by the caller.
+        unsafe { text_of(&*self.sheet.add(slot - 1)) }
+    }
+
+    /// Marks `slot` of the shadow as holding text the kernel holds: a
+    /// light userdata (no script makes one) at the string's address. The
+    /// collector does not follow it, so the string needs no barrier, and no
+    /// value the sheet can hold has its bits.
+    ///
+    /// # Safety
+    /// As [`Arrays::read`].
+    pub(super) unsafe fn mark_text(&self, slot: usize) {
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            let (x, y) = (&*self.sheet.add(slot - 1), &mut *self.shadow.add(slot - 1));
+            (y.tag, y.value) = (LIGHT_USERDATA, x.value);
         }
     }
 
