@@ -4,7 +4,9 @@
 -- kernel's variables, read and written as the boxes of the game sheet
 -- (`sheet[TURN]`, `sheet[AFLOAT.cargo]`: see lib/convoy.lua). Log lines and the turn record
 -- are narration: they are only written when someone reads the game
--- (`narrating()`), so a simulation pays nothing for them.
+-- (`narrating()`), so a simulation pays nothing for them. The loops a
+-- journey runs are counted (`for i = 1, #list`): each step of `ipairs` is
+-- a call.
 local convoy = require("lib.convoy")
 local rules = rules
 local sheet = vars.sheet
@@ -71,7 +73,9 @@ end
 -- roll narrates itself: "Cargo ships: 3D6 rolled 3+6+4 = 13". None is yet
 -- damaged, lost or home: the sheet starts at zero, see lib/convoy.lua.)
 function rules.convoy_composition()
-  for _, row in ipairs(tables.composition) do
+  local composition = tables.composition
+  for i = 1, #composition do
+    local row = composition[i]
     local n = roll(row.dice, row.plural)
     sheet[SAILED[row.type]] = n
     sheet[AFLOAT[row.type]] = n
@@ -347,7 +351,9 @@ function rules.covering_force_returns()
       local escort = roll(t.escort, "escort")
       logf("Halfway: carrier %d goes home with %d warships.", i, escort)
       rules.send_home("carrier", 1)
-      for _, type in ipairs(t.escort_from) do
+      local escort_from = t.escort_from
+      for j = 1, #escort_from do
+        local type = escort_from[j]
         local n = min(escort, sheet[AFLOAT[type]])
         rules.send_home(type, n)
         escort = escort - n
@@ -380,7 +386,9 @@ function rules.score(itemized)
   local t = tables.scoring
   local total = t.start
   local lines = itemized and { { "start", t.start } } or nil
-  for _, type in ipairs(convoy.types) do
+  local types = convoy.types
+  for i = 1, #types do
+    local type = types[i]
     local lost, each = sheet[LOST[type]], t.lost[type] or 0
     if lost > 0 and each ~= 0 then
       total = total + lost * each
@@ -396,8 +404,9 @@ function rules.score(itemized)
       lines[#lines + 1] = { intercepted .. " interceptions", intercepted * t.interception }
     end
   end
-  for _, type in ipairs(convoy.types) do
-    local penalty = rawget(t.all_lost, type)
+  for i = 1, #types do
+    local type = types[i]
+    local penalty = convoy.all_lost[type]
     local sailed = sheet[SAILED[type]]
     if penalty and sailed > 0 and sheet[LOST[type]] == sailed then
       total = total + penalty
@@ -441,8 +450,8 @@ end
 -- The end of the journey: the score is the result.
 function rules.arrival()
   local total, lines = rules.score(narrating())
-  for _, line in ipairs(lines or NONE) do
-    logf("%-24s %+d", line[1], line[2])
+  for i = 1, lines and #lines or 0 do
+    logf("%-24s %+d", lines[i][1], lines[i][2])
   end
   logf("Final score: %d", total)
   game.finish { reason = "the convoy reached port", scores = { [convoy.PLAYER] = total } }
