@@ -20,6 +20,8 @@ local SAILED, AFLOAT, DAMAGED, LOST, HOME, USED = S.sailed, S.afloat, S.damaged,
 -- An empty list to share: no allocation where nothing is offered or missing.
 local NONE = {}
 local tables, option_count
+-- The option rows by id (the option in force: `OPTIONS[sheet[OPTION]]`).
+local OPTIONS = convoy.options
 -- The slots of the sheet's single boxes (set by `prepare`).
 local TURN, LENGTH, FRIENDLY, NEXT_TURN, INTERCEPTIONS, OPTIONS_USED, OPTION, OPTION_UNTIL, HALFWAY_DONE
 
@@ -424,7 +426,7 @@ function rules.play_turn(turn)
   if turn <= sheet[FRIENDLY] then
     convoy.note("friendly waters")
   else
-    local option = convoy.option_in_force()
+    local option = OPTIONS[sheet[OPTION]]
     local contact = rules.contact(option)
     if contact.contact then
       rules.engagement(contact, option)

@@ -41,8 +41,10 @@ M.without = {}
 -- `tables.scoring.all_lost` gives none (it names only some types).
 M.all_lost = {}
 
--- The option rows by id.
-local options = {}
+-- The option rows by id: `M.options[sheet[M.slot.option]]` is the
+-- option in force (nil when the box is empty), read without a call.
+M.options = {}
+local options = M.options
 
 -- The variable that records the turn each option was taken, by option id:
 -- `M.used.decoy` is "used_decoy".
