@@ -444,9 +444,6 @@ function rules.start_of_turn(turn)
     sheet[OPTION] = nil
     logf("%s option ends.", convoy.option_row(id).title)
   end
-  if narrating() then
-    logf("Turn %d of %d.", turn, sheet[LENGTH])
-  end
 end
 
 -- The end of the journey: the score is the result.
@@ -474,12 +471,17 @@ phases.journey = {}
 
 -- The journey: at the start of each turn, offer the options that may be
 -- taken ("no option" declines); then play turns until the next decision.
--- The frame's step is the last turn whose options were offered.
+-- The frame's step is the last turn whose options were offered. (Whether
+-- the game is narrated is asked once a call, not once a turn.)
 function phases.journey.run(frame)
   local turn, offered = sheet[TURN], frame.step
+  local telling = narrating()
   while turn <= sheet[LENGTH] do
     if offered < turn then
       rules.start_of_turn(turn)
+      if telling then
+        logf("Turn %d of %d.", turn, sheet[LENGTH])
+      end
       local choices = rules.options_offered()
       if #choices > 0 then
         choices[#choices + 1] = "no option"
