@@ -125,9 +125,11 @@ function rules.take_option(id)
   sheet[OPTIONS_USED] = sheet[OPTIONS_USED] + 1
   sheet[OPTION] = id
   sheet[OPTION_UNTIL] = turn + turns - 1
-  logf("%s option for %d turn%s (through turn %d).", row.title, turns, turns == 1 and "" or "s",
-    turn + turns - 1)
-  convoy.note("%s option, %d turns", id, turns)
+  if narrating() then
+    logf("%s option for %d turn%s (through turn %d).", row.title, turns, turns == 1 and "" or "s",
+      turn + turns - 1)
+    convoy.note("%s option, %d turns", id, turns)
+  end
   if row.journey then
     local extra = roll(row.journey, labels.journey)
     sheet[LENGTH] = sheet[LENGTH] + extra
@@ -424,7 +426,9 @@ end
 -- covering force's decision once half the journey is behind.
 function rules.play_turn(turn)
   if turn <= sheet[FRIENDLY] then
-    convoy.note("friendly waters")
+    if narrating() then
+      convoy.note("friendly waters")
+    end
   else
     local option = OPTIONS[sheet[OPTION]]
     local contact = rules.contact(option)
@@ -442,7 +446,9 @@ function rules.start_of_turn(turn)
   local id = sheet[OPTION]
   if id and turn > sheet[OPTION_UNTIL] then
     sheet[OPTION] = nil
-    logf("%s option ends.", convoy.option_row(id).title)
+    if narrating() then
+      logf("%s option ends.", convoy.option_row(id).title)
+    end
   end
 end
 
