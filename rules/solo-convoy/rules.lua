@@ -342,18 +342,23 @@ end
 -- Covering force returns: halfway, each carrier may go home with an escort.
 function rules.covering_force_returns()
   local t = tables.covering_force
+  local telling = narrating()
   sheet[HALFWAY_DONE] = true
   local carriers = sheet[AFLOAT.carrier]
   if carriers == 0 then
-    log("Halfway: no carrier is left to go home.")
-    convoy.note("halfway: no carrier left")
+    if telling then
+      log("Halfway: no carrier is left to go home.")
+      convoy.note("halfway: no carrier left")
+    end
     return
   end
   local gone = 0
   for i = 1, carriers do
     if roll(t.dice, "covering force") >= t.returns_from then
       local escort = roll(t.escort, "escort")
-      logf("Halfway: carrier %d goes home with %d warships.", i, escort)
+      if telling then
+        logf("Halfway: carrier %d goes home with %d warships.", i, escort)
+      end
       rules.send_home("carrier", 1)
       local escort_from = t.escort_from
       for j = 1, #escort_from do
@@ -363,11 +368,13 @@ function rules.covering_force_returns()
         escort = escort - n
       end
       gone = gone + 1
-    else
+    elseif telling then
       logf("Halfway: carrier %d stays.", i)
     end
   end
-  convoy.note("halfway: %d carrier%s home", gone, gone == 1 and "" or "s")
+  if telling then
+    convoy.note("halfway: %d carrier%s home", gone, gone == 1 and "" or "s")
+  end
 end
 
 -- Ships leaving the convoy (not losses); damaged ones go first.
@@ -454,11 +461,14 @@ end
 
 -- The end of the journey: the score is the result.
 function rules.arrival()
-  local total, lines = rules.score(narrating())
-  for i = 1, lines and #lines or 0 do
-    logf("%-24s %+d", lines[i][1], lines[i][2])
+  local telling = narrating()
+  local total, lines = rules.score(telling)
+  if telling then
+    for i = 1, #lines do
+      logf("%-24s %+d", lines[i][1], lines[i][2])
+    end
+    logf("Final score: %d", total)
   end
-  logf("Final score: %d", total)
   game.finish { reason = "the convoy reached port", scores = { [convoy.PLAYER] = total } }
 end
 
