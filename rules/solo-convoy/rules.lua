@@ -121,11 +121,12 @@ function rules.take_option(id)
   local turn = sheet[TURN]
   local labels = convoy.rolls[id]
   local turns = roll(row.duration, labels.duration)
+  local telling = narrating()
   sheet[USED[id]] = turn
   sheet[OPTIONS_USED] = sheet[OPTIONS_USED] + 1
   sheet[OPTION] = id
   sheet[OPTION_UNTIL] = turn + turns - 1
-  if narrating() then
+  if telling then
     logf("%s option for %d turn%s (through turn %d).", row.title, turns, turns == 1 and "" or "s",
       turn + turns - 1)
     convoy.note("%s option, %d turns", id, turns)
@@ -133,7 +134,9 @@ function rules.take_option(id)
   if row.journey then
     local extra = roll(row.journey, labels.journey)
     sheet[LENGTH] = sheet[LENGTH] + extra
-    logf("The journey grows by %d turns to %d.", extra, sheet[LENGTH])
+    if telling then
+      logf("The journey grows by %d turns to %d.", extra, sheet[LENGTH])
+    end
   end
 end
 
