@@ -606,3 +606,32 @@ fn a_frame_context_holds_named_game_values_however_it_is_read() {
     let engine = load_probe(&p).expect("the package loads");
     play_out(&engine).expect("each context is refused with a Lua error");
 }
+
+#[test]
+fn frame_step_takes_whole_numbers_it_can_hold_and_names_every_other_value() {
+    // `frame.step` has a quick path for a read and for a whole number
+    // written; everything else goes through the checked native.
+    let p = probe(&probe_rules(
+        "local function refused(f, wanted)\n\
+           local ok, err = pcall(f)\n\
+           assert(not ok and tostring(err):find(wanted, 1, true), tostring(err))\n\
+         end",
+        "(function()\n\
+           assert(frame.step == 6 and math.type(frame.step) == 'integer')\n\
+           refused(function() frame.step = -1 end, 'frame.step counts from 0 to 4294967295')\n\
+           refused(function() frame.step = 4294967296 end, 'frame.step counts from 0')\n\
+           refused(function() frame.step = 1.5 end, 'number has no integer representation')\n\
+           refused(function() frame.step = 'x' end, 'number expected, got string')\n\
+           refused(function() return frame.stp end, \"not 'stp'\")\n\
+           refused(function() frame.stp = 1 end, \"not 'stp'\")\n\
+           frame.step = 4294967295\n\
+           assert(frame.step == 4294967295)\n\
+           frame.step = 2.0\n\
+           assert(math.type(frame.step) == 'integer')\n\
+           return frame.step\n\
+         end)()",
+    ));
+    let engine = load_probe(&p).expect("the package loads");
+    let state = play_out(&engine).expect("every bad value is a Lua error");
+    assert_eq!(state.result.unwrap().scores[0], 2);
+}

@@ -4,7 +4,9 @@
 -- kernel's variables, read and written as the boxes of the game sheet
 -- (`sheet[TURN]`, `sheet[AFLOAT.cargo]`: see lib/convoy.lua). Log lines and the turn record
 -- are narration: they are only written when someone reads the game
--- (`narrating()`), so a simulation pays nothing for them.
+-- (`narrating()`), so a simulation pays nothing for them. The loops a
+-- journey runs are counted (`for i = 1, #list`): each step of `ipairs` is
+-- a call.
 local convoy = require("lib.convoy")
 local rules = rules
 local sheet = vars.sheet
@@ -18,6 +20,8 @@ local SAILED, AFLOAT, DAMAGED, LOST, HOME, USED = S.sailed, S.afloat, S.damaged,
 -- An empty list to share: no allocation where nothing is offered or missing.
 local NONE = {}
 local tables, option_count
+-- The option rows by id (the option in force: `OPTIONS[sheet[OPTION]]`).
+local OPTIONS = convoy.options
 -- The slots of the sheet's single boxes (set by `prepare`).
 local TURN, LENGTH, FRIENDLY, NEXT_TURN, INTERCEPTIONS, OPTIONS_USED, OPTION, OPTION_UNTIL, HALFWAY_DONE
 
@@ -71,7 +75,9 @@ end
 -- roll narrates itself: "Cargo ships: 3D6 rolled 3+6+4 = 13". None is yet
 -- damaged, lost or home: the sheet starts at zero, see lib/convoy.lua.)
 function rules.convoy_composition()
-  for _, row in ipairs(tables.composition) do
+  local composition = tables.composition
+  for i = 1, #composition do
+    local row = composition[i]
     local n = roll(row.dice, row.plural)
     sheet[SAILED[row.type]] = n
     sheet[AFLOAT[row.type]] = n
@@ -115,17 +121,22 @@ function rules.take_option(id)
   local turn = sheet[TURN]
   local labels = convoy.rolls[id]
   local turns = roll(row.duration, labels.duration)
+  local telling = narrating()
   sheet[USED[id]] = turn
   sheet[OPTIONS_USED] = sheet[OPTIONS_USED] + 1
   sheet[OPTION] = id
   sheet[OPTION_UNTIL] = turn + turns - 1
-  logf("%s option for %d turn%s (through turn %d).", row.title, turns, turns == 1 and "" or "s",
-    turn + turns - 1)
-  convoy.note("%s option, %d turns", id, turns)
+  if telling then
+    logf("%s option for %d turn%s (through turn %d).", row.title, turns, turns == 1 and "" or "s",
+      turn + turns - 1)
+    convoy.note("%s option, %d turns", id, turns)
+  end
   if row.journey then
     local extra = roll(row.journey, labels.journey)
     sheet[LENGTH] = sheet[LENGTH] + extra
-    logf("The journey grows by %d turns to %d.", extra, sheet[LENGTH])
+    if telling then
+      logf("The journey grows by %d turns to %d.", extra, sheet[LENGTH])
+    end
   end
 end
 
@@ -334,30 +345,39 @@ end
 -- Covering force returns: halfway, each carrier may go home with an escort.
 function rules.covering_force_returns()
   local t = tables.covering_force
+  local telling = narrating()
   sheet[HALFWAY_DONE] = true
   local carriers = sheet[AFLOAT.carrier]
   if carriers == 0 then
-    log("Halfway: no carrier is left to go home.")
-    convoy.note("halfway: no carrier left")
+    if telling then
+      log("Halfway: no carrier is left to go home.")
+      convoy.note("halfway: no carrier left")
+    end
     return
   end
   local gone = 0
   for i = 1, carriers do
     if roll(t.dice, "covering force") >= t.returns_from then
       local escort = roll(t.escort, "escort")
-      logf("Halfway: carrier %d goes home with %d warships.", i, escort)
+      if telling then
+        logf("Halfway: carrier %d goes home with %d warships.", i, escort)
+      end
       rules.send_home("carrier", 1)
-      for _, type in ipairs(t.escort_from) do
+      local escort_from = t.escort_from
+      for j = 1, #escort_from do
+        local type = escort_from[j]
         local n = min(escort, sheet[AFLOAT[type]])
         rules.send_home(type, n)
         escort = escort - n
       end
       gone = gone + 1
-    else
+    elseif telling then
       logf("Halfway: carrier %d stays.", i)
     end
   end
-  convoy.note("halfway: %d carrier%s home", gone, gone == 1 and "" or "s")
+  if telling then
+    convoy.note("halfway: %d carrier%s home", gone, gone == 1 and "" or "s")
+  end
 end
 
 -- Ships leaving the convoy (not losses); damaged ones go first.
@@ -380,7 +400,9 @@ function rules.score(itemized)
   local t = tables.scoring
   local total = t.start
   local lines = itemized and { { "start", t.start } } or nil
-  for _, type in ipairs(convoy.types) do
+  local types = convoy.types
+  for i = 1, #types do
+    local type = types[i]
     local lost, each = sheet[LOST[type]], t.lost[type] or 0
     if lost > 0 and each ~= 0 then
       total = total + lost * each
@@ -396,8 +418,9 @@ function rules.score(itemized)
       lines[#lines + 1] = { intercepted .. " interceptions", intercepted * t.interception }
     end
   end
-  for _, type in ipairs(convoy.types) do
-    local penalty = rawget(t.all_lost, type)
+  for i = 1, #types do
+    local type = types[i]
+    local penalty = convoy.all_lost[type]
     local sailed = sheet[SAILED[type]]
     if penalty and sailed > 0 and sheet[LOST[type]] == sailed then
       total = total + penalty
@@ -413,9 +436,11 @@ end
 -- covering force's decision once half the journey is behind.
 function rules.play_turn(turn)
   if turn <= sheet[FRIENDLY] then
-    convoy.note("friendly waters")
+    if narrating() then
+      convoy.note("friendly waters")
+    end
   else
-    local option = convoy.option_in_force()
+    local option = OPTIONS[sheet[OPTION]]
     local contact = rules.contact(option)
     if contact.contact then
       rules.engagement(contact, option)
@@ -431,20 +456,22 @@ function rules.start_of_turn(turn)
   local id = sheet[OPTION]
   if id and turn > sheet[OPTION_UNTIL] then
     sheet[OPTION] = nil
-    logf("%s option ends.", convoy.option_row(id).title)
-  end
-  if narrating() then
-    logf("Turn %d of %d.", turn, sheet[LENGTH])
+    if narrating() then
+      logf("%s option ends.", convoy.option_row(id).title)
+    end
   end
 end
 
 -- The end of the journey: the score is the result.
 function rules.arrival()
-  local total, lines = rules.score(narrating())
-  for _, line in ipairs(lines or NONE) do
-    logf("%-24s %+d", line[1], line[2])
+  local telling = narrating()
+  local total, lines = rules.score(telling)
+  if telling then
+    for i = 1, #lines do
+      logf("%-24s %+d", lines[i][1], lines[i][2])
+    end
+    logf("Final score: %d", total)
   end
-  logf("Final score: %d", total)
   game.finish { reason = "the convoy reached port", scores = { [convoy.PLAYER] = total } }
 end
 
@@ -463,12 +490,17 @@ phases.journey = {}
 
 -- The journey: at the start of each turn, offer the options that may be
 -- taken ("no option" declines); then play turns until the next decision.
--- The frame's step is the last turn whose options were offered.
+-- The frame's step is the last turn whose options were offered. (Whether
+-- the game is narrated is asked once a call, not once a turn.)
 function phases.journey.run(frame)
   local turn, offered = sheet[TURN], frame.step
+  local telling = narrating()
   while turn <= sheet[LENGTH] do
     if offered < turn then
       rules.start_of_turn(turn)
+      if telling then
+        logf("Turn %d of %d.", turn, sheet[LENGTH])
+      end
       local choices = rules.options_offered()
       if #choices > 0 then
         choices[#choices + 1] = "no option"

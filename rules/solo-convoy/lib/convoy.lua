@@ -37,8 +37,14 @@ local BOXES = { "turn", "length", "friendly", "next_turn", "interceptions", "opt
 -- walk than the map, and the order is the log's.
 M.without = {}
 
--- The option rows by id.
-local options = {}
+-- The points for losing every ship of a type, by type; nil where
+-- `tables.scoring.all_lost` gives none (it names only some types).
+M.all_lost = {}
+
+-- The option rows by id: `M.options[sheet[M.slot.option]]` is the
+-- option in force (nil when the box is empty), read without a call.
+M.options = {}
+local options = M.options
 
 -- The variable that records the turn each option was taken, by option id:
 -- `M.used.decoy` is "used_decoy".
@@ -97,6 +103,9 @@ function M.prepare()
     M.without[#M.without + 1] = type
   end
   table.sort(M.without)
+  for _, type in ipairs(M.types) do
+    M.all_lost[type] = rawget(tables.scoring.all_lost, type)
+  end
   for _, row in ipairs(tables.options) do
     options[row.id] = row
     M.used[row.id] = "used_" .. row.id
