@@ -10,7 +10,8 @@
 //! is wrong; so a quick path never raises, and draws from the random stream
 //! exactly what the ordinary path would.
 
-use super::super::link::Link;
+use super::super::known::At;
+use super::super::link::{Link, Refused};
 use super::super::native::{call, link};
 use mlua::ffi;
 use std::ffi::c_int;
@@ -64,17 +65,20 @@ unsafe fn quick_roll(l: *mut ffi::lua_State, link: &Link) -> Option<i64> {
     if link.narrating() {
         return None;
     }
-    // SAFETY: guaranteed by the caller; only a string is read as one.
+    // SAFETY: guaranteed by the caller; an index past the arguments reads
+    // as none (no address, `LUA_TNONE`).
     unsafe {
-        let top = ffi::lua_gettop(l);
+        let dice = link
+            .known()?
+            .dice(At::Object(ffi::lua_topointer(l, 1) as usize))?;
         // The label is only read when narrating, but its type is checked.
-        let label_ok = top < 2 || matches!(ffi::lua_type(l, 2), ffi::LUA_TNIL | ffi::LUA_TSTRING);
-        if top < 1 || ffi::lua_type(l, 1) != ffi::LUA_TSTRING || !label_ok {
+        if !matches!(
+            ffi::lua_type(l, 2),
+            ffi::LUA_TNONE | ffi::LUA_TNIL | ffi::LUA_TSTRING
+        ) {
             return None;
         }
-        let address = ffi::lua_tolstring(l, 1, std::ptr::null_mut()) as usize;
-        let dice = link.known()?.dice(address)?;
-        kernel(|| link.with_state(|_, s| Ok(super::roll(link, s, &dice).0)))
+        kernel(|| link.try_state(|_, s| dice.roll(&mut s.rng)))
     }
 }
 
@@ -87,40 +91,49 @@ unsafe fn quick_on(l: *mut ffi::lua_State, link: &Link) -> Option<(Option<c_int>
     if link.narrating() {
         return None;
     }
-    // SAFETY: guaranteed by the caller; only a string is read as one, and
-    // only integers as integers.
+    // SAFETY: guaranteed by the caller; only numbers are read as integers,
+    // so nothing is converted.
     unsafe {
-        let top = ffi::lua_gettop(l);
         // The table, then (source, value) pairs: the sources are only read
         // when narrating.
-        if top < 1 || top % 2 == 0 || ffi::lua_type(l, 1) != ffi::LUA_TSTRING {
+        let top = ffi::lua_gettop(l);
+        if top % 2 == 0 {
             return None;
         }
         let index = link
             .known()?
-            .table(ffi::lua_tolstring(l, 1, std::ptr::null_mut()) as usize)?;
+            .table(At::Object(ffi::lua_topointer(l, 1) as usize))?;
         let mut modifier = 0i64;
         for value in (3..=top).step_by(2) {
             match ffi::lua_type(l, value) {
                 ffi::LUA_TNIL => {}
-                ffi::LUA_TNUMBER if ffi::lua_isinteger(l, value) != 0 => {
-                    let n = ffi::lua_tointegerx(l, value, std::ptr::null_mut());
+                ffi::LUA_TNUMBER => {
+                    // A float with a whole value reads as that whole number,
+                    // as the ordinary path reads it; any other float does not.
+                    let mut whole = 0;
+                    let n = ffi::lua_tointegerx(l, value, &mut whole);
+                    if whole == 0 {
+                        return None;
+                    }
                     modifier = modifier.saturating_add(n);
                 }
                 _ => return None,
             }
         }
         kernel(|| {
-            link.with_state(|game, s| {
-                let t = super::roll_on(link, game, s, index, modifier);
-                Ok((t.row.map(|r| link.row(index, r)), t.read, t.natural))
+            link.try_state(|game, s| {
+                let table = &game.dice_tables[index];
+                let natural = table.dice.roll(&mut s.rng);
+                let (read, row) = super::read_row(link, table, index, natural, modifier);
+                (row.map(|r| link.row(index, r)), read, natural)
             })
         })
     }
 }
 
 /// Runs the kernel's part; none when the state cannot be had (the ordinary
-/// path then says why) or the host failed (it then reports the failure).
-fn kernel<R>(f: impl FnOnce() -> Result<R, super::ApiError>) -> Option<R> {
+/// path then says why) or the kernel panicked (the ordinary path then
+/// reports the failure).
+fn kernel<R>(f: impl FnOnce() -> Result<R, Refused>) -> Option<R> {
     catch_unwind(AssertUnwindSafe(f)).ok()?.ok()
 }
