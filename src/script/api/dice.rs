@@ -166,6 +166,7 @@ static RANDOM: Native = Native {
 /// Reads dice table `index` (`table`) for a `natural` roll with
 /// `modifier`: the total read after clamping to the table's ends and the
 /// row there (none in a gap between rows), counted.
+#[inline]
 fn read_row(
     link: &Link,
     table: &DiceTable,

@@ -263,6 +263,7 @@ impl Link {
     }
 
     /// The registry reference of a dice table's row.
+    #[inline]
     pub fn row(&self, table: usize, row: usize) -> c_int {
         self.rows.get().expect("rows are set with the game")[table][row]
     }
