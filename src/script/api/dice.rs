@@ -3,6 +3,7 @@
 //! (the REPL), never in simulations, where nobody reads them.
 
 mod quick;
+mod stack;
 
 use super::known::At;
 use super::link::Link;
@@ -16,6 +17,7 @@ use crate::kernel::state::GameState;
 use mlua::Lua;
 
 pub fn register(lua: &Lua, link: &Link) -> mlua::Result<()> {
+    stack::check(lua)?;
     let t = natives(lua, link, &[&COIN])?;
     t.raw_set("roll", with_quick_path(lua, link, &ROLL, quick::roll)?)?;
     t.raw_set("on", with_quick_path(lua, link, &ON, quick::on)?)?;
