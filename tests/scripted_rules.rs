@@ -530,6 +530,7 @@ fn odd_dice_arguments_fare_alike_told_or_not() {
            local max = math.maxinteger\n\
            try(dice.on, 'coin')\n\
            try(dice.on, 'coin', 'edge', -1, 'nil', nil)\n\
+           try(function() return dice.on('coin', 'least', -9) == tables.coin.rows[1] end)\n\
            try(dice.on, 'coin', 'huge', max, 'again', max)\n\
            try(dice.on, 'coin', 'low', math.mininteger, 'again', -1)\n\
            try(dice.on, 'coin', 'whole float', 2.0)\n\
@@ -566,6 +567,7 @@ fn odd_dice_arguments_fare_alike_told_or_not() {
     engine.set_narration(true);
     assert_eq!(log(&engine), quiet);
     assert!(quiet.starts_with("true"), "{quiet}");
+    assert!(quiet.contains("| true true |"), "the row is the data's: {quiet}");
     assert!(quiet.contains("true high 6"), "{quiet}");
     assert!(quiet.contains("true low 1"), "{quiet}");
     assert!(quiet.contains("no integer representation"), "{quiet}");

@@ -16,10 +16,14 @@
 //! paths, `dice/quick.rs`, then need no `lua_type` first: no live value but
 //! the string itself has that address), and its bytes', which the ordinary
 //! path has from reading a string argument anyway.
+//!
+//! The rows of the dice tables are known by their objects' addresses too,
+//! so that `dice.on`'s quick path puts the row it read on the stack itself
+//! (`dice/stack.rs`) instead of reading it from the registry.
 
 use crate::kernel::dice::DiceExpr;
 use crate::kernel::game::Game;
-use mlua::{LightUserData, Lua, RegistryKey, ffi};
+use mlua::{LightUserData, Lua, RegistryKey, Table, ffi};
 use serde_json::Value;
 
 /// At most this many dice texts are known: a package's tables hold a few.
@@ -31,7 +35,10 @@ pub struct Known {
     /// By dice-table index.
     tables: Vec<Addresses>,
     dice: Vec<(Addresses, DiceExpr)>,
-    /// The strings themselves, kept alive.
+    /// Each dice table's rows (the tables `tables.<name>.rows` holds), by
+    /// table and row index.
+    rows: Vec<Vec<usize>>,
+    /// The strings and rows themselves, kept alive.
     _keys: Vec<RegistryKey>,
 }
 
@@ -92,6 +99,21 @@ impl Known {
         for (text, dice) in texts {
             known.dice.push((keep(&text)?, dice));
         }
+        // The rows as the host exposed them (`host.rs`, `row_keys`): the
+        // same tables the ordinary path returns from the registry.
+        let exposed: Table = lua.globals().raw_get("tables")?;
+        for table in &game.dice_tables {
+            let rows: Table = exposed
+                .raw_get::<Table>(table.name.as_str())?
+                .raw_get("rows")?;
+            let mut objects = Vec::with_capacity(table.rows.len());
+            for i in 1..=table.rows.len() {
+                let row: Table = rows.raw_get(i)?;
+                objects.push(row.to_pointer() as usize);
+                keys.push(lua.create_registry_value(row)?);
+            }
+            known.rows.push(objects);
+        }
         known._keys = keys;
         Ok(known)
     }
@@ -99,6 +121,11 @@ impl Known {
     /// The index of the dice table named by the string at `at`.
     pub fn table(&self, at: At) -> Option<usize> {
         self.tables.iter().position(|a| a.is(at))
+    }
+
+    /// The object of row `row` of dice table `table`.
+    pub fn row(&self, table: usize, row: usize) -> usize {
+        self.rows[table][row]
     }
 
     /// The dice of the text at `at`.

@@ -45,9 +45,8 @@ pub(super) unsafe extern "C-unwind" fn on(l: *mut ffi::lua_State) -> c_int {
             && let Some((row, read, natural)) = quick_on(&frame)
         {
             match row {
-                Some(key) => {
-                    ffi::lua_rawgeti(l, ffi::LUA_REGISTRYINDEX, ffi::lua_Integer::from(key));
-                }
+                // The row is alive: `known.rs` keeps it.
+                Some(object) => frame.push_table(object),
                 None => ffi::lua_pushnil(l),
             }
             frame.push_int(read);
@@ -88,12 +87,12 @@ unsafe fn quick_roll(frame: &Frame) -> Option<i64> {
     kernel(|| link.try_state(|_, s| dice.roll(&mut s.rng)))
 }
 
-/// The registry key of the row read (none in a gap), the total read and
+/// The row read (its table's object; none in a gap), the total read and
 /// the natural roll, if this call may take the quick path.
 ///
 /// # Safety
 /// `frame` is a call of `dice.on`.
-unsafe fn quick_on(frame: &Frame) -> Option<(Option<c_int>, i64, i64)> {
+unsafe fn quick_on(frame: &Frame) -> Option<(Option<usize>, i64, i64)> {
     // SAFETY: guaranteed by the caller.
     let link = unsafe { link(frame) };
     if link.narrating() {
@@ -108,7 +107,8 @@ unsafe fn quick_on(frame: &Frame) -> Option<(Option<c_int>, i64, i64)> {
     let Arg::Text(name) = frame.arg(1) else {
         return None;
     };
-    let index = link.known()?.table(At::Object(name))?;
+    let known = link.known()?;
+    let index = known.table(At::Object(name))?;
     let mut modifier = 0i64;
     for value in (3..=top).step_by(2) {
         match frame.arg(value) {
@@ -122,7 +122,7 @@ unsafe fn quick_on(frame: &Frame) -> Option<(Option<c_int>, i64, i64)> {
             let table = &game.dice_tables[index];
             let natural = table.dice.roll(&mut s.rng);
             let (read, row) = super::read_row(link, table, index, natural, modifier);
-            (row.map(|r| link.row(index, r)), read, natural)
+            (row.map(|r| known.row(index, r)), read, natural)
         })
     })
 }

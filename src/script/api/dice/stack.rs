@@ -7,8 +7,8 @@
 //! `dice.on`'s table and modifiers and pushing two numbers cost some 120
 //! of its 430 instructions, for what is a load or a store each. So the
 //! quick paths read the running call's slots (the function, its upvalue,
-//! the arguments up to the top) and write whole-number results there
-//! themselves. The layout is Lua 5.4's (the vendored 5.4.9, pinned by
+//! the arguments up to the top) and write their results (whole numbers, a
+//! dice table's row) there themselves. The layout is Lua 5.4's (the vendored 5.4.9, pinned by
 //! Cargo.lock; these structures are the same throughout 5.4), like the
 //! sheet's (`sheet/raw.rs`). [`check`] tries it once on a call made
 //! through the API, before the quick paths trust it; if it fails, every
@@ -72,6 +72,7 @@ const NIL: u8 = 0x00;
 const INTEGER: u8 = 0x03;
 const SHORT_STRING: u8 = 0x44;
 const LIGHT_USERDATA: u8 = 0x02;
+const TABLE: u8 = 0x45;
 const C_CLOSURE: u8 = 0x66;
 
 /// An argument, as a quick path takes it.
@@ -157,11 +158,33 @@ impl Frame {
     /// The stack has room (a C function may push `LUA_MINSTACK` values).
     #[inline]
     pub(super) unsafe fn push_int(&self, n: i64) {
+        // SAFETY: guaranteed by the caller.
+        unsafe { self.push(n as u64, INTEGER) }
+    }
+
+    /// Pushes the table at `object` (as `lua_topointer` gives its address),
+    /// as `lua_rawgeti` pushes a table it reads: a stack slot needs no
+    /// write barrier, since the collector walks a thread's stack again
+    /// before it frees anything.
+    ///
+    /// # Safety
+    /// As [`Frame::push_int`], and the table is alive (something else holds
+    /// it: the stack does not keep it until it is pushed).
+    #[inline]
+    pub(super) unsafe fn push_table(&self, object: usize) {
+        // SAFETY: guaranteed by the caller.
+        unsafe { self.push(object as u64, TABLE) }
+    }
+
+    /// # Safety
+    /// As [`Frame::push_int`]; `value` is a value of type `tag`.
+    #[inline]
+    unsafe fn push(&self, value: u64, tag: u8) {
         // SAFETY: guaranteed by the caller: the top slot is free stack.
         unsafe {
             let top = (*self.state).top;
-            (*top).value = n as u64;
-            (*top).tag = INTEGER;
+            (*top).value = value;
+            (*top).tag = tag;
             (*self.state).top = top.add(1);
         }
     }
@@ -180,7 +203,8 @@ pub(super) fn check(lua: &Lua) -> mlua::Result<()> {
             ffi::lua_pushstring(l, c"probe".as_ptr());
             ffi::lua_pushinteger(l, -7);
             ffi::lua_pushnil(l);
-            ffi::lua_call(l, 3, 1);
+            ffi::lua_createtable(l, 0, 0);
+            ffi::lua_call(l, 4, 1);
         })
     }?;
     CHECKED.store(agrees, Ordering::Relaxed);
@@ -188,26 +212,29 @@ pub(super) fn check(lua: &Lua) -> mlua::Result<()> {
 }
 
 /// Whether the layout agrees with the API on this call: `("probe", -7,
-/// nil)`, by a closure whose upvalue is a light userdata.
+/// nil, {})`, by a closure whose upvalue is a light userdata.
 unsafe extern "C-unwind" fn probe(l: *mut ffi::lua_State) -> c_int {
     // SAFETY: a C function's call; `lua_State`'s head is read only where
     // every Lua 5.4 has it, and the slots only once the count agrees.
     unsafe {
         let frame = Frame::unchecked(l);
-        let mut agrees = ffi::lua_gettop(l) == 3
-            && frame.count() == 3
+        let mut agrees = ffi::lua_gettop(l) == 4
+            && frame.count() == 4
             && (*frame.func).tag == C_CLOSURE
             && (*((*frame.func).value as *const CClosureHead)).upvalue.tag == LIGHT_USERDATA
             && frame.first_upvalue() == ffi::lua_touserdata(l, ffi::lua_upvalueindex(1))
             && frame.arg(1) == Arg::Text(ffi::lua_topointer(l, 1) as usize)
             && frame.arg(2) == Arg::Int(-7)
             && frame.arg(3) == Arg::Nil
-            && frame.arg(4) == Arg::Nil;
+            && frame.arg(4) == Arg::Other
+            && frame.arg(5) == Arg::Nil;
         if agrees {
             frame.push_int(42);
-            agrees = ffi::lua_gettop(l) == 4
-                && ffi::lua_isinteger(l, 4) != 0
-                && ffi::lua_tointegerx(l, 4, std::ptr::null_mut()) == 42;
+            frame.push_table(ffi::lua_topointer(l, 4) as usize);
+            agrees = ffi::lua_gettop(l) == 6
+                && ffi::lua_isinteger(l, 5) != 0
+                && ffi::lua_tointegerx(l, 5, std::ptr::null_mut()) == 42
+                && ffi::lua_rawequal(l, 4, 6) != 0;
         }
         ffi::lua_pushboolean(l, c_int::from(agrees));
         1
