@@ -567,7 +567,10 @@ fn odd_dice_arguments_fare_alike_told_or_not() {
     engine.set_narration(true);
     assert_eq!(log(&engine), quiet);
     assert!(quiet.starts_with("true"), "{quiet}");
-    assert!(quiet.contains("| true true |"), "the row is the data's: {quiet}");
+    assert!(
+        quiet.contains("| true true |"),
+        "the row is the data's: {quiet}"
+    );
     assert!(quiet.contains("true high 6"), "{quiet}");
     assert!(quiet.contains("true low 1"), "{quiet}");
     assert!(quiet.contains("no integer representation"), "{quiet}");
