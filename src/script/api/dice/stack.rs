@@ -4,13 +4,13 @@
 //!
 //! Through the C API, each argument read or result pushed is a call that
 //! turns an index into a slot and checks it: finding the link, reading
-//! `dice.on`'s table and modifiers and pushing two numbers cost some 120
+//! `dice.on`'s table and modifiers and pushing its results cost some 130
 //! of its 430 instructions, for what is a load or a store each. So the
 //! quick paths read the running call's slots (the function, its upvalue,
 //! the arguments up to the top) and write their results (whole numbers, a
-//! dice table's row) there themselves. The layout is Lua 5.4's (the vendored 5.4.9, pinned by
-//! Cargo.lock; these structures are the same throughout 5.4), like the
-//! sheet's (`sheet/raw.rs`). [`check`] tries it once on a call made
+//! dice table's row) there themselves. The layout is Lua 5.4's (the
+//! vendored 5.4.9, pinned by Cargo.lock; these structures are the same
+//! throughout 5.4), like the sheet's (`sheet/raw.rs`). [`check`] tries it once on a call made
 //! through the API, before the quick paths trust it; if it fails, every
 //! call takes the ordinary path, so another Lua costs speed, never
 //! correctness.
