@@ -464,8 +464,8 @@ fn data_dice_and_other_dice_roll_alike() {
     // its address; "1d6" is another text for the same dice, found by its
     // text; a table with a name too long for Lua to keep one copy of is
     // found by its text as well. A whole-number modifier written as a
-    // float takes the ordinary path too, and so does a narrated game. Each
-    // way draws the same numbers and reads the same rows.
+    // float reads as that number, and a narrated game takes the ordinary
+    // path. Each way draws the same numbers and reads the same rows.
     let long = "a_coin_with_a_name_longer_than_forty_characters";
     let sums = |dice: &str, table: &str, modifier: &str, narrated: bool| {
         let p = probe(&probe_rules(
@@ -505,6 +505,75 @@ fn data_dice_and_other_dice_roll_alike() {
     assert_eq!(sums("1D6", "coin", "-1.0", false), known);
     assert_eq!(sums("1D6", "coin", "-1", true), known);
     assert!(known.iter().any(|&s| s != known[0]), "{known:?}");
+}
+
+#[test]
+fn odd_dice_arguments_fare_alike_told_or_not() {
+    // A simulation's dice calls take the quick paths (dice/quick.rs),
+    // which hand anything unusual to the ordinary path; a narrated game
+    // takes the ordinary path for every call. Both must give the same
+    // results and the same errors, drawing the same numbers.
+    let p = probe(&probe_rules(
+        "",
+        "(function()\n\
+           local log = {}\n\
+           local function try(...)\n\
+             local got = table.pack(pcall(...))\n\
+             for i = 1, got.n do\n\
+               local v = got[i]\n\
+               log[#log + 1] = type(v) == 'table' and tostring(v.result) or tostring(v)\n\
+             end\n\
+             log[#log + 1] = '|'\n\
+           end\n\
+           local sly = setmetatable({}, { __index = function() return 1 end,\n\
+             __tostring = function() return 'coin' end, __eq = function() return true end })\n\
+           local max = math.maxinteger\n\
+           try(dice.on, 'coin')\n\
+           try(dice.on, 'coin', 'edge', -1, 'nil', nil)\n\
+           try(function() return dice.on('coin', 'least', -9) == tables.coin.rows[1] end)\n\
+           try(dice.on, 'coin', 'huge', max, 'again', max)\n\
+           try(dice.on, 'coin', 'low', math.mininteger, 'again', -1)\n\
+           try(dice.on, 'coin', 'whole float', 2.0)\n\
+           try(dice.on, 'coin', 'fraction', 2.5)\n\
+           try(dice.on, 'coin', 'text', '2')\n\
+           try(dice.on, 'coin', 'sly', sly)\n\
+           try(dice.on, 'coin', 'odd')\n\
+           try(dice.on, 'coin', true, 1)\n\
+           try(dice.on, sly)\n\
+           try(dice.on, {})\n\
+           try(dice.on, 7)\n\
+           try(dice.on)\n\
+           try(dice.on, 'nothing')\n\
+           try(dice.roll, '1D6')\n\
+           try(dice.roll, '1D6', 'a label', 'more')\n\
+           try(dice.roll, '1D6', false)\n\
+           try(dice.roll, '1D6', true)\n\
+           try(dice.roll, '1D6', sly)\n\
+           try(dice.roll, '1D6', 3)\n\
+           try(dice.roll, sly)\n\
+           try(dice.roll, {})\n\
+           try(dice.roll)\n\
+           try(dice.roll, 'coin')\n\
+           vars.set('log', table.concat(log, ' '))\n\
+           return 1\n\
+         end)()",
+    ));
+    let engine = load_probe(&p).expect("the probe loads");
+    let log = |engine: &Engine| match play_out(engine).expect("a game plays").vars().get("log") {
+        Some(Value::Str(text)) => text.clone(),
+        other => panic!("{other:?}"),
+    };
+    let quiet = log(&engine);
+    engine.set_narration(true);
+    assert_eq!(log(&engine), quiet);
+    assert!(quiet.starts_with("true"), "{quiet}");
+    assert!(
+        quiet.contains("| true true |"),
+        "the row is the data's: {quiet}"
+    );
+    assert!(quiet.contains("true high 6"), "{quiet}");
+    assert!(quiet.contains("true low 1"), "{quiet}");
+    assert!(quiet.contains("no integer representation"), "{quiet}");
 }
 
 #[test]

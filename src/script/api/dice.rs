@@ -3,17 +3,21 @@
 //! (the REPL), never in simulations, where nobody reads them.
 
 mod quick;
+mod stack;
 
+use super::known::At;
 use super::link::Link;
 use super::native::{ApiError, Args, Native, with_quick_path};
 use super::natives;
 use crate::kernel::dice::DiceExpr;
+use crate::kernel::dice_table::DiceTable;
 use crate::kernel::event::Event;
 use crate::kernel::game::Game;
 use crate::kernel::state::GameState;
 use mlua::Lua;
 
 pub fn register(lua: &Lua, link: &Link) -> mlua::Result<()> {
+    stack::check(lua)?;
     let t = natives(lua, link, &[&COIN])?;
     t.raw_set("roll", with_quick_path(lua, link, &ROLL, quick::roll)?)?;
     t.raw_set("on", with_quick_path(lua, link, &ON, quick::on)?)?;
@@ -30,7 +34,9 @@ pub fn register(lua: &Lua, link: &Link) -> mlua::Result<()> {
 static ROLL: Native = Native {
     name: "dice.roll",
     call: |link, a, out| {
-        let known = a.address(1).and_then(|at| link.known()?.dice(at));
+        let known = a
+            .address(1)
+            .and_then(|at| link.known()?.dice(At::Bytes(at)));
         let dice = match known {
             Some(dice) => dice,
             None => link.dice(a.str(1)?)?,
@@ -86,7 +92,9 @@ static ON: Native = Native {
     name: "dice.on",
     call: |link, a, out| {
         let game = link.game()?;
-        let known = a.address(1).and_then(|at| link.known()?.table(at));
+        let known = a
+            .address(1)
+            .and_then(|at| link.known()?.table(At::Bytes(at)));
         let index = match known {
             Some(index) => index,
             None => {
@@ -103,13 +111,9 @@ static ON: Native = Native {
         for k in 0..pairs {
             modifier = modifier.saturating_add(a.opt_int(3 + 2 * k)?.unwrap_or(0));
         }
-        link.with_state(|game, s| {
-            let TableRoll {
-                natural,
-                faces,
-                read,
-                row,
-            } = roll_on(link, game, s, index, modifier);
+        link.with_state(|_, s| {
+            let (natural, faces) = roll(link, s, &table.dice);
+            let (read, row) = read_row(link, table, index, natural, modifier);
             if let Some(dice) = faces {
                 let modifiers = sources(a, pairs)?;
                 s.record(|| Event::TableRoll {
@@ -161,28 +165,20 @@ static RANDOM: Native = Native {
     },
 };
 
-/// A roll on a dice table: the unmodified roll (with each die when the
-/// game is narrated), the total read after clamping, and the row (none in
-/// a gap between rows).
-struct TableRoll {
+/// Reads dice table `index` (`table`) for a `natural` roll with
+/// `modifier`: the total read after clamping to the table's ends and the
+/// row there (none in a gap between rows), counted.
+#[inline]
+fn read_row(
+    link: &Link,
+    table: &DiceTable,
+    index: usize,
     natural: i64,
-    faces: Option<Vec<u32>>,
-    read: i64,
-    row: Option<usize>,
-}
-
-/// Rolls on dice table `index` with `modifier`, counting the row read.
-fn roll_on(link: &Link, game: &Game, s: &mut GameState, index: usize, modifier: i64) -> TableRoll {
-    let table = &game.dice_tables[index];
-    let (natural, faces) = roll(link, s, &table.dice);
+    modifier: i64,
+) -> (i64, Option<usize>) {
     let (read, row) = table.read(natural.saturating_add(modifier));
     link.row_read(index, row);
-    TableRoll {
-        natural,
-        faces,
-        read,
-        row,
-    }
+    (read, row)
 }
 
 /// Rolls `dice`; keeps each die only when the game is narrated.

@@ -39,6 +39,36 @@ pub struct NameRefs {
     pub pools: Vec<c_int>,
 }
 
+/// Why the lent state cannot be had ([`Link::try_state`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    /// The package is still loading: no game definition yet.
+    Loading,
+    /// No rule function is running, so no state is lent.
+    NoGame,
+    /// Another API call holds the state (a metamethod calling the API).
+    Busy,
+}
+
+impl Refused {
+    /// What the script is told.
+    pub fn error(self) -> ApiError {
+        ApiError::new(match self {
+            Refused::Loading => {
+                "the game definition is not available while the package is still loading"
+            }
+            Refused::NoGame => {
+                "no game is in progress: game state can only be read inside a rule function, \
+                 not while the package loads"
+            }
+            Refused::Busy => {
+                "the game state is in use by another API call (an API function called from a \
+                 metamethod of an argument?): call the API from plain code"
+            }
+        })
+    }
+}
+
 pub struct Link {
     game: OnceCell<Rc<Game>>,
     state: Cell<*mut GameState>,
@@ -144,9 +174,7 @@ impl Link {
     }
 
     pub fn game(&self) -> Result<&Rc<Game>, ApiError> {
-        self.game.get().ok_or_else(|| {
-            ApiError::new("the game definition is not available while the package is still loading")
-        })
+        self.game.get().ok_or_else(|| Refused::Loading.error())
     }
 
     /// Lends `state` to the API while `f` runs (calls may nest: the state
@@ -173,31 +201,35 @@ impl Link {
         &self,
         f: impl FnOnce(&Game, &mut GameState) -> Result<R, ApiError>,
     ) -> Result<R, ApiError> {
+        self.try_state(f)
+            .unwrap_or_else(|refused| Err(refused.error()))
+    }
+
+    /// Runs `f` on the definition and the lent state, or says why not:
+    /// [`Link::with_state`] without building an error, for the quick paths
+    /// that hand a refused call to the ordinary path (which then explains
+    /// the refusal). `f` must not call Lua.
+    #[inline]
+    pub fn try_state<R>(&self, f: impl FnOnce(&Game, &mut GameState) -> R) -> Result<R, Refused> {
         struct Release<'a>(&'a Cell<bool>);
         impl Drop for Release<'_> {
             fn drop(&mut self) {
                 self.0.set(false);
             }
         }
-        let game = self.game()?;
+        let game = self.game.get().ok_or(Refused::Loading)?;
         let state = self.state.get();
         if state.is_null() {
-            return Err(ApiError::new(
-                "no game is in progress: game state can only be read inside a rule function, \
-                 not while the package loads",
-            ));
+            return Err(Refused::NoGame);
         }
         if self.busy.replace(true) {
-            return Err(ApiError::new(
-                "the game state is in use by another API call (an API function called from a \
-                 metamethod of an argument?): call the API from plain code",
-            ));
+            return Err(Refused::Busy);
         }
         let _release = Release(&self.busy);
         // SAFETY: `lend` set the pointer from a `&mut GameState` its caller
         // does not use until `lend` returns, and `busy` makes this the only
         // reference made from it.
-        f(game, unsafe { &mut *state })
+        Ok(f(game, unsafe { &mut *state }))
     }
 
     /// The depth of the frame the running phase function works on.
@@ -231,6 +263,7 @@ impl Link {
     }
 
     /// The registry reference of a dice table's row.
+    #[inline]
     pub fn row(&self, table: usize, row: usize) -> c_int {
         self.rows.get().expect("rows are set with the game")[table][row]
     }

@@ -8,10 +8,14 @@
 //! game narrated, dice a script built, an argument of the wrong kind) goes
 //! to the native's ordinary path, which checks everything and explains what
 //! is wrong; so a quick path never raises, and draws from the random stream
-//! exactly what the ordinary path would.
+//! exactly what the ordinary path would. The call's arguments and results
+//! are read and written in the stack's memory (`stack.rs`); if Lua's
+//! layout is not the one expected, every call takes the ordinary path.
 
-use super::super::link::Link;
-use super::super::native::{call, link};
+use super::super::known::At;
+use super::super::link::{Link, Refused};
+use super::super::native::call;
+use super::stack::{Arg, Frame};
 use mlua::ffi;
 use std::ffi::c_int;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -22,14 +26,13 @@ pub(super) unsafe extern "C-unwind" fn roll(l: *mut ffi::lua_State) -> c_int {
     // `call` reads too; the quick path has dropped every Rust value by the
     // time `call` may raise.
     unsafe {
-        let link = link(l);
-        match quick_roll(l, link) {
-            Some(total) => {
-                ffi::lua_pushinteger(l, total);
-                1
-            }
-            None => call(l),
+        if let Some(frame) = Frame::of(l)
+            && let Some(total) = quick_roll(&frame)
+        {
+            frame.push_int(total);
+            return 1;
         }
+        call(l)
     }
 }
 
@@ -38,89 +41,95 @@ pub(super) unsafe extern "C-unwind" fn roll(l: *mut ffi::lua_State) -> c_int {
 pub(super) unsafe extern "C-unwind" fn on(l: *mut ffi::lua_State) -> c_int {
     // SAFETY: as in `roll`; a C function may push LUA_MINSTACK values.
     unsafe {
-        let link = link(l);
-        match quick_on(l, link) {
-            Some((row, read, natural)) => {
-                match row {
-                    Some(key) => {
-                        ffi::lua_rawgeti(l, ffi::LUA_REGISTRYINDEX, ffi::lua_Integer::from(key));
-                    }
-                    None => ffi::lua_pushnil(l),
-                }
-                ffi::lua_pushinteger(l, read);
-                ffi::lua_pushinteger(l, natural);
-                3
+        if let Some(frame) = Frame::of(l)
+            && let Some((row, read, natural)) = quick_on(&frame)
+        {
+            match row {
+                // The row is alive: `known.rs` keeps it.
+                Some(object) => frame.push_table(object),
+                None => ffi::lua_pushnil(l),
             }
-            None => call(l),
+            frame.push_int(read);
+            frame.push_int(natural);
+            return 3;
         }
+        call(l)
     }
+}
+
+/// The link, `with_quick_path`'s closure's first upvalue.
+///
+/// # Safety
+/// `frame` is a call of such a closure; the link outlives the Lua state.
+unsafe fn link<'a>(frame: &Frame) -> &'a Link {
+    // SAFETY: guaranteed by the caller.
+    unsafe { &*frame.first_upvalue().cast::<Link>() }
 }
 
 /// The roll, if this call may take the quick path.
 ///
 /// # Safety
-/// `l` is the running state, in a call of `dice.roll`.
-unsafe fn quick_roll(l: *mut ffi::lua_State, link: &Link) -> Option<i64> {
+/// `frame` is a call of `dice.roll`.
+unsafe fn quick_roll(frame: &Frame) -> Option<i64> {
+    // SAFETY: guaranteed by the caller.
+    let link = unsafe { link(frame) };
     if link.narrating() {
         return None;
     }
-    // SAFETY: guaranteed by the caller; only a string is read as one.
-    unsafe {
-        let top = ffi::lua_gettop(l);
-        // The label is only read when narrating, but its type is checked.
-        let label_ok = top < 2 || matches!(ffi::lua_type(l, 2), ffi::LUA_TNIL | ffi::LUA_TSTRING);
-        if top < 1 || ffi::lua_type(l, 1) != ffi::LUA_TSTRING || !label_ok {
-            return None;
-        }
-        let address = ffi::lua_tolstring(l, 1, std::ptr::null_mut()) as usize;
-        let dice = link.known()?.dice(address)?;
-        kernel(|| link.with_state(|_, s| Ok(super::roll(link, s, &dice).0)))
+    let Arg::Text(text) = frame.arg(1) else {
+        return None;
+    };
+    let dice = link.known()?.dice(At::Object(text))?;
+    // The label is only read when narrating, but its type is checked.
+    if !matches!(frame.arg(2), Arg::Nil | Arg::Text(_)) {
+        return None;
     }
+    kernel(|| link.try_state(|_, s| dice.roll(&mut s.rng)))
 }
 
-/// The registry key of the row read (none in a gap), the total read and
+/// The row read (its table's object; none in a gap), the total read and
 /// the natural roll, if this call may take the quick path.
 ///
 /// # Safety
-/// `l` is the running state, in a call of `dice.on`.
-unsafe fn quick_on(l: *mut ffi::lua_State, link: &Link) -> Option<(Option<c_int>, i64, i64)> {
+/// `frame` is a call of `dice.on`.
+unsafe fn quick_on(frame: &Frame) -> Option<(Option<usize>, i64, i64)> {
+    // SAFETY: guaranteed by the caller.
+    let link = unsafe { link(frame) };
     if link.narrating() {
         return None;
     }
-    // SAFETY: guaranteed by the caller; only a string is read as one, and
-    // only integers as integers.
-    unsafe {
-        let top = ffi::lua_gettop(l);
-        // The table, then (source, value) pairs: the sources are only read
-        // when narrating.
-        if top < 1 || top % 2 == 0 || ffi::lua_type(l, 1) != ffi::LUA_TSTRING {
-            return None;
-        }
-        let index = link
-            .known()?
-            .table(ffi::lua_tolstring(l, 1, std::ptr::null_mut()) as usize)?;
-        let mut modifier = 0i64;
-        for value in (3..=top).step_by(2) {
-            match ffi::lua_type(l, value) {
-                ffi::LUA_TNIL => {}
-                ffi::LUA_TNUMBER if ffi::lua_isinteger(l, value) != 0 => {
-                    let n = ffi::lua_tointegerx(l, value, std::ptr::null_mut());
-                    modifier = modifier.saturating_add(n);
-                }
-                _ => return None,
-            }
-        }
-        kernel(|| {
-            link.with_state(|game, s| {
-                let t = super::roll_on(link, game, s, index, modifier);
-                Ok((t.row.map(|r| link.row(index, r)), t.read, t.natural))
-            })
-        })
+    // The table, then (source, value) pairs: the sources are only read
+    // when narrating.
+    let top = frame.count();
+    if top.is_multiple_of(2) {
+        return None;
     }
+    let Arg::Text(name) = frame.arg(1) else {
+        return None;
+    };
+    let known = link.known()?;
+    let index = known.table(At::Object(name))?;
+    let mut modifier = 0i64;
+    for value in (3..=top).step_by(2) {
+        match frame.arg(value) {
+            Arg::Nil => {}
+            Arg::Int(n) => modifier = modifier.saturating_add(n),
+            _ => return None,
+        }
+    }
+    kernel(|| {
+        link.try_state(|game, s| {
+            let table = &game.dice_tables[index];
+            let natural = table.dice.roll(&mut s.rng);
+            let (read, row) = super::read_row(link, table, index, natural, modifier);
+            (row.map(|r| known.row(index, r)), read, natural)
+        })
+    })
 }
 
 /// Runs the kernel's part; none when the state cannot be had (the ordinary
-/// path then says why) or the host failed (it then reports the failure).
-fn kernel<R>(f: impl FnOnce() -> Result<R, super::ApiError>) -> Option<R> {
+/// path then says why) or the kernel panicked (the ordinary path then
+/// reports the failure).
+fn kernel<R>(f: impl FnOnce() -> Result<R, Refused>) -> Option<R> {
     catch_unwind(AssertUnwindSafe(f)).ok()?.ok()
 }
