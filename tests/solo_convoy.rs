@@ -577,7 +577,10 @@ fn halfway_is_the_turn_that_completes_half_the_journey() {
     s.set("length", 21);
     s.fleet([10, 3, 1, 10, 30]);
     s.turn(10, &[2]);
-    assert!(!s.state.vars().contains_key("halfway_done"));
+    assert_eq!(
+        s.state.vars().get("halfway_done"),
+        Some(&Value::Bool(false))
+    );
     s.turn(11, &[2, 1]);
     assert_eq!(s.state.vars().get("halfway_done"), Some(&Value::Bool(true)));
 }
@@ -604,7 +607,11 @@ fn an_option_lasts_1d6_turns_and_blocks_others() {
     assert_eq!(s.int("turn"), 4, "turns 2 and 3 ran with no decision");
     assert!(s.text("turn_1").contains("screen option, 3 turns"));
     assert_eq!(s.choices(), ["decoy", "split", "evade", "no option"]);
-    assert!(!s.state.vars().contains_key("option"), "the screen ended");
+    assert_eq!(
+        s.state.vars().get("option"),
+        Some(&Value::Bool(false)),
+        "the screen ended: the box is empty"
+    );
 }
 
 #[test]

@@ -455,7 +455,7 @@ end
 function rules.start_of_turn(turn)
   local id = sheet[OPTION]
   if id and turn > sheet[OPTION_UNTIL] then
-    sheet[OPTION] = nil
+    sheet[OPTION] = false
     if narrating() then
       logf("%s option ends.", convoy.option_row(id).title)
     end

@@ -68,10 +68,13 @@ end
 
 -- The game sheet as it starts, before the convoy is rolled: every counter
 -- of every ship type at zero, no interception scored, no contact modifier
--- carried, no option used, the first turn. Starting values are data
--- (game.yaml's `vars`, here filled from the composition table, so a
--- scenario's ship types get theirs): the kernel sets them when a game
--- starts, for much less than the rules writing each one.
+-- carried, no option used or in force (false: an empty box), the journey's
+-- boxes at zero until the setup rolls them, the first turn. Starting values
+-- are data (game.yaml's `vars`, here filled from the composition table, so
+-- a scenario's ship types get theirs): the kernel sets them when a game
+-- starts, for much less than the rules writing each one. (No box starts
+-- nil: the first write to a slot that holds nil costs a metamethod call,
+-- see docs/lua-api.md.)
 function M.configure(data)
   local start = data.vars or {}
   for _, row in ipairs(data.tables.composition) do
@@ -79,7 +82,12 @@ function M.configure(data)
       start[counter_name(counter, row.type)] = 0
     end
   end
+  for _, row in ipairs(data.tables.options) do
+    start["used_" .. row.id] = false
+  end
   start.interceptions, start.next_turn, start.options_used, start.turn = 0, 0, 0, 1
+  start.length, start.friendly, start.option, start.option_until = 0, 0, false, 0
+  start.halfway_done = false
   data.vars = start
 end
 
