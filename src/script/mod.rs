@@ -11,6 +11,7 @@ mod heap;
 pub mod host;
 pub mod limits;
 pub mod lint;
+mod lua54;
 pub mod package;
 pub mod patterns;
 pub mod sandbox;

@@ -10,9 +10,11 @@
 //!
 //! The kernel still holds every variable (DESIGN principle 1): when a call
 //! into the rules returns, the host takes the sheet back
-//! ([`Sheet::take_back`]). It compares the sheet with the shadow, its own
-//! array of what the kernel holds (in memory: `raw.rs`), checks each changed value
-//! as `vars.set` would, and writes it into the state. Saves, undo, clones,
+//! ([`Sheet::take_in_memory`], or [`Sheet::take_back`] through Lua). It
+//! compares the sheet with the shadow, its own array of what the kernel
+//! holds (in memory: `raw.rs`), checks each changed value as `vars.set`
+//! would, and writes it into the state by slot: the state's variables keep
+//! the sheet's names by slot too (`Vars::adopt`), so no name is looked up. Saves, undo, clones,
 //! hashes and replays see the whole state whenever no rule runs, as before;
 //! only a value the kernel refuses is reported when the call returns, not
 //! at the line that wrote it. Before a call, the sheet holds the lent

@@ -15,6 +15,9 @@
 //! call takes the ordinary path, so another Lua costs speed, never
 //! correctness.
 
+use crate::script::lua54::{
+    C_CLOSURE, INTEGER, LIGHT_USERDATA, NIL, SHORT_STRING, TABLE, TValue, TYPE_BITS,
+};
 use mlua::{Lua, ffi};
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,14 +25,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Whether [`check`] found the layout below (the same for every state of
 /// the process: one Lua is compiled in).
 static CHECKED: AtomicBool = AtomicBool::new(false);
-
-/// Lua 5.4's `TValue` (a stack slot is one: `StackValue` is a union of it
-/// and a to-be-closed link of the same size).
-#[repr(C)]
-struct TValue {
-    value: u64,
-    tag: u8,
-}
 
 /// The head of Lua 5.4's `lua_State`, up to the running call.
 #[repr(C)]
@@ -64,16 +59,6 @@ struct CClosureHead {
     f: *mut c_void,
     upvalue: TValue,
 }
-
-/// Type tags (`lobject.h`): the type in the low four bits, the variant
-/// above, and bit 6 for a collectable value. Nil has three variants.
-const TYPE_BITS: u8 = 0x0f;
-const NIL: u8 = 0x00;
-const INTEGER: u8 = 0x03;
-const SHORT_STRING: u8 = 0x44;
-const LIGHT_USERDATA: u8 = 0x02;
-const TABLE: u8 = 0x45;
-const C_CLOSURE: u8 = 0x66;
 
 /// An argument, as a quick path takes it.
 #[derive(Clone, Copy, PartialEq, Debug)]

@@ -6,9 +6,10 @@
 //! a `lua_rawequal` and a pop (some 80 instructions; a solitaire journey
 //! has 38 slots and 14 calls), and reading or storing a value some 150,
 //! where the work itself is a load or a store. So the two arrays are read
-//! as `lobject.h` lays them out (`Table`, `TValue`), and plain values (nil,
-//! booleans, integers) are read and stored there too; strings and floats
-//! go through the API, which keeps the collector's books. The layout is
+//! as `lobject.h` lays them out (`Table`, `TValue`, `TString`), and plain
+//! values (nil, booleans, integers) are read and stored there too; text is
+//! read there and compared with the kernel's (storing a string needs the
+//! collector's books: see [`Arrays::text`]); floats go through the API. The layout is
 //! the vendored Lua's, pinned by Cargo.lock; the host checks it on a table
 //! it builds through the API before trusting it ([`Layout::probe`]) and
 //! uses the API for everything if the check fails, so another Lua costs
@@ -16,15 +17,12 @@
 //! says so).
 
 use crate::kernel::value::Value;
+use crate::script::lua54::{
+    FALSE, FLOAT, INTEGER, LIGHT_USERDATA, LONG_STRING, NIL, SHORT_STRING, TABLE, TRUE, TValue,
+    TYPE_BITS,
+};
 use mlua::ffi;
 use std::ffi::{c_int, c_uint, c_void};
-
-/// Lua 5.4's `TValue`: a value and its type tag.
-#[repr(C)]
-struct TValue {
-    value: u64,
-    tag: u8,
-}
 
 /// The head of Lua 5.4's `Table`, up to its array part.
 #[repr(C)]
@@ -57,23 +55,9 @@ struct TStringHead {
 /// `shrlen` of a long string.
 const LONG: u8 = 0xff;
 
-/// Type tags (`lobject.h`): the type in the low four bits, the variant
-/// above. Nil has three variants, which all read as nil; a boolean's value
-/// is its variant.
-const TYPE_BITS: u8 = 0x0f;
-const NIL: u8 = 0x00;
-const FALSE: u8 = 0x01;
-const TRUE: u8 = 0x11;
-const INTEGER: u8 = 0x03;
-const FLOAT: u8 = 0x13;
-/// A light userdata, which the collector does not follow.
-const LIGHT_USERDATA: u8 = 0x02;
-/// Short and long strings, with the collectable bit (`ctb`).
-const SHORT_STRING: u8 = 0x44;
-const LONG_STRING: u8 = 0x54;
-/// A table's tag in its header (type 5; the collectable bit is only in a
-/// value's tag).
-const TABLE: u8 = 0x05;
+/// A table's tag in its header (the collectable bit is only in a value's
+/// tag).
+const TABLE_HEAD: u8 = TABLE & TYPE_BITS;
 
 /// A value that needs no help from the collector to be stored.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -139,7 +123,7 @@ impl Layout {
             ffi::lua_rawseti(l, -2, 5);
             let head = &*ffi::lua_topointer(l, -1).cast::<TableHead>();
             // The array is only read if the head reads as a table's.
-            let trusted = head.tt == TABLE && head.alimit == 5 && {
+            let trusted = head.tt == TABLE_HEAD && head.alimit == 5 && {
                 let slot = |i: usize| &*head.array.add(i);
                 let tags = [0, 1, 2, 3, 4].map(|i| slot(i).tag);
                 tags == [INTEGER, TRUE, FALSE, tags[3], FLOAT]
