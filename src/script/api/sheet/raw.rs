@@ -237,9 +237,13 @@ unsafe fn probe_text(l: *mut ffi::lua_State) -> bool {
         }
         let head = &*ffi::lua_topointer(l, -1).cast::<TableHead>();
         let slot = |i: usize| &*head.array.add(i);
+        // The lengths first: the bytes are only read where they are right.
+        let length = |i: usize| string_of(slot(i)).map(|(_, len)| len);
         let read = head.alimit == 2
             && slot(0).tag == SHORT_STRING
             && slot(1).tag == LONG_STRING
+            && length(0) == Some(short.len())
+            && length(1) == Some(long.len())
             && text_of(slot(0)) == Some(short.as_bytes())
             && text_of(slot(1)) == Some(long.as_bytes());
         ffi::lua_settop(l, -2);
@@ -247,23 +251,33 @@ unsafe fn probe_text(l: *mut ffi::lua_State) -> bool {
     }
 }
 
-/// The bytes of a string value, as `lobject.h` lays out a `TString`.
+/// The head and length of a string value's `TString`, as `lobject.h`
+/// lays it out.
 ///
 /// # Safety
-/// `value` is a live value of a trusted layout; the bytes live as long as
-/// the string does.
-unsafe fn text_of<'a>(value: &TValue) -> Option<&'a [u8]> {
+/// `value` is a live value of a state that runs no Lua meanwhile.
+unsafe fn string_of(value: &TValue) -> Option<(&TStringHead, usize)> {
     if value.tag != SHORT_STRING && value.tag != LONG_STRING {
         return None;
     }
-    // SAFETY: guaranteed by the caller: a string's value is its `TString`,
-    // whose bytes follow the head.
+    // SAFETY: guaranteed by the caller: a string's value is its `TString`.
+    let head = unsafe { &*(value.value as *const TStringHead) };
+    let len = match head.short_len {
+        LONG => head.long_len,
+        short => usize::from(short),
+    };
+    Some((head, len))
+}
+
+/// The bytes of a string value, which follow its `TString`'s head.
+///
+/// # Safety
+/// As [`string_of`], in a trusted layout (whose lengths are real); the
+/// bytes live while `value` holds the string and no Lua runs.
+unsafe fn text_of(value: &TValue) -> Option<&[u8]> {
+    // SAFETY: guaranteed by the caller.
     unsafe {
-        let head = &*(value.value as *const TStringHead);
-        let len = match head.short_len {
-            LONG => head.long_len,
-            short => usize::from(short),
-        };
+        let (head, len) = string_of(value)?;
         let bytes = (head as *const TStringHead).add(1).cast::<u8>();
         Some(std::slice::from_raw_parts(bytes, len))
     }
@@ -318,7 +332,7 @@ impl Arrays {
     /// # Safety
     /// As [`Arrays::differing`], with `slot` in 1..=n; the bytes live while
     /// no Lua runs.
-    pub(super) unsafe fn text<'a>(&self, slot: usize) -> Option<&'a [u8]> {
+    pub(super) unsafe fn text(&self, slot: usize) -> Option<&[u8]> {
         if !self.text {
             return None;
         }
