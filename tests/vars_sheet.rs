@@ -121,6 +121,9 @@ fn a_value_the_kernel_cannot_hold_is_refused_when_the_call_returns() {
         ("{}", "vars.sheet[1] ('count') holds a table"),
         ("1.5", "holds 1.5, not a whole number"),
         ("print", "holds a function"),
+        // Text is read in memory when it can be: bytes that are not UTF-8
+        // are still refused.
+        ("'caf\\xe9'", "holds text that is not UTF-8"),
     ] {
         let (_dir, engine) = package(
             "",
@@ -135,11 +138,17 @@ fn a_value_the_kernel_cannot_hold_is_refused_when_the_call_returns() {
         // The sheet is loaded again from the kernel, which kept 1.
         assert_eq!(var(&state, "count"), Some(Value::Int(1)));
     }
-    // A whole float is kept as the integer it equals.
-    let (_dir, engine) = package("", "sheet[at.count] = 2.0");
+    // A whole float is kept as the integer it equals; text longer than
+    // Lua interns is kept whole.
+    let (_dir, engine) = package(
+        "",
+        "sheet[at.count] = 2.0\n\
+         sheet[at.name] = string.rep('long ', 12)",
+    );
     let mut state = engine.new_game(1).unwrap();
     go(&engine, &mut state).unwrap();
     assert_eq!(var(&state, "count"), Some(Value::Int(2)));
+    assert_eq!(var(&state, "name"), Some(Value::Str("long ".repeat(12))));
 }
 
 #[test]

@@ -13,9 +13,10 @@
 //! ([`Sheet::take_in_memory`], or [`Sheet::take_back`] through Lua). It
 //! compares the sheet with the shadow, its own array of what the kernel
 //! holds (in memory: `raw.rs`), checks each changed value as `vars.set`
-//! would, and writes it into the state by slot: the state's variables keep
-//! the sheet's names by slot too (`Vars::adopt`), so no name is looked up. Saves, undo, clones,
-//! hashes and replays see the whole state whenever no rule runs, as before;
+//! would, and writes it into the state by slot: the state's variables
+//! keep the sheet's names by slot too (`Vars::adopt`), so no name is
+//! looked up. Saves, undo, clones, hashes and replays see the whole state
+//! whenever no rule runs, as before;
 //! only a value the kernel refuses is reported when the call returns, not
 //! at the line that wrote it. Before a call, the sheet holds the lent
 //! state's variables (`vars_cache.rs` loads it with the mirror).
@@ -299,7 +300,7 @@ impl Sheet {
         // SAFETY: both tables are alive (held here), and no Lua runs while
         // their arrays are read.
         let arrays = unsafe { self.arrays_now() }?;
-        let kernel = self.held(vars);
+        let kernel = self.held(vars).unwrap_or_default();
         let mut changed = self.changed.borrow_mut();
         changed.clear();
         // SAFETY: as above; the changed slots are in 1..=n, and their
@@ -325,13 +326,13 @@ impl Sheet {
         }
     }
 
-    /// The values `vars` hold by the sheet's slots (none if they keep no
-    /// variable by them).
-    fn held<'a>(&self, vars: &'a Vars) -> &'a [Option<Value>] {
+    /// The values `vars` hold by the sheet's slots, if they keep its names
+    /// by slot (`Vars::adopt`).
+    pub fn held<'a>(&self, vars: &'a Vars) -> Option<&'a [Option<Value>]> {
         let laid_out = vars
             .layout()
             .is_some_and(|layout| Rc::ptr_eq(layout, &self.names.borrow()));
-        if laid_out { vars.slot_values() } else { &[] }
+        laid_out.then(|| vars.slot_values())
     }
 
     /// As [`Sheet::take_in_memory`], through Lua where it must be: every
@@ -341,7 +342,7 @@ impl Sheet {
     /// caller then loads the sheet again from the state.
     pub fn take_back(&self, lua: &Lua, vars: &Vars) -> mlua::Result<Taken> {
         let n = self.slot_count();
-        let kernel = self.held(vars);
+        let kernel = self.held(vars).unwrap_or_default();
         let mut changed = self.changed.borrow_mut();
         changed.clear();
         let mut taken = Ok(Vec::new());

@@ -147,12 +147,9 @@ impl VarsCache {
     /// a new mirror. Returns whether it could.
     pub fn fill_sheet(&self, vars: &Vars) -> bool {
         let sheet = &self.sheet;
-        let laid_out = vars
-            .layout()
-            .is_some_and(|layout| Rc::ptr_eq(layout, &sheet.layout()));
-        if !laid_out || vars.named_len() > 0 {
+        let Some(values) = sheet.held(vars).filter(|_| vars.named_len() == 0) else {
             return false;
-        }
+        };
         // SAFETY: no Lua runs until the arrays are dropped, below.
         let Some(arrays) = (unsafe { sheet.arrays_now() }) else {
             return false;
@@ -163,7 +160,7 @@ impl VarsCache {
         // stores every slot again.
         unsafe {
             (1..)
-                .zip(vars.slot_values())
+                .zip(values)
                 .all(|(slot, value)| sheet::store_plain(&arrays, slot, value.as_ref()))
         }
     }
